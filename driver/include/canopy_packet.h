@@ -1,0 +1,223 @@
+/* generated from spec/packet.toml by tools/gen_packet.py; do not edit. */
+/* canopy_packet.h: the packet format shared by the driver and the simulation harness. */
+#ifndef CANOPY_PACKET_H
+#define CANOPY_PACKET_H
+
+#include <stdint.h>
+
+#define CANOPY_PKT_HEADER_BYTES 16u
+#define CANOPY_PKT_HEADER_WORDS 2u
+#define CANOPY_PKT_MAX_PAYLOAD 256u
+#define CANOPY_COORD_BITS 4u
+#define CANOPY_MAX_DIMS 4u
+#define CANOPY_MIN_VCS 4u
+
+enum {
+    CANOPY_VC_P2P_LO = 0, /* point-to-point, before the dateline of the current dimension */
+    CANOPY_VC_P2P_HI = 1, /* point-to-point, after crossing the dateline of the current dimension */
+    CANOPY_VC_COLL_UP = 2, /* collective subnet, toward the tree root (reserved) */
+    CANOPY_VC_COLL_DOWN = 3, /* collective subnet, away from the tree root (reserved) */
+};
+
+enum {
+    CANOPY_PKT_INVALID = 0, /* never valid; an all-zero head flit is refused */
+    CANOPY_PKT_PUT = 1, /* point-to-point remote write of `len` bytes at `offset` in the destination's window */
+    CANOPY_PKT_BCAST = 2, /* broadcast travelling down a tree (reserved: collective subnet) */
+    CANOPY_PKT_BCAST_REQ = 3, /* broadcast request travelling up to the tree root (reserved: collective subnet) */
+    CANOPY_PKT_REDUCE = 4, /* reduce contribution travelling up a tree (reserved: reduce engines) */
+    CANOPY_PKT_CONFIG = 5, /* configuration packet (Mini Packet) writing a router table (reserved: fabric manager) */
+};
+
+enum {
+    CANOPY_OP_SUM = 0,
+    CANOPY_OP_MIN = 1,
+    CANOPY_OP_MAX = 2,
+};
+
+enum {
+    CANOPY_DT_I32 = 0,
+    CANOPY_DT_U32 = 1,
+    CANOPY_DT_I64 = 2,
+    CANOPY_DT_U64 = 3,
+    CANOPY_DT_F32 = 4,
+    CANOPY_DT_F64 = 5,
+};
+
+/* packet type (table above) */
+#define CANOPY_HDR_PTYPE_WORD 0u
+#define CANOPY_HDR_PTYPE_LSB 0u
+#define CANOPY_HDR_PTYPE_WIDTH 4u
+/* reserved for collective variants (for example allreduce against reduce); sent as 0 */
+#define CANOPY_HDR_FLAGS_WORD 0u
+#define CANOPY_HDR_FLAGS_LSB 4u
+#define CANOPY_HDR_FLAGS_WIDTH 4u
+/* destination coordinates; coordinates of dimensions the torus lacks must be 0 */
+#define CANOPY_HDR_DST_WORD 0u
+#define CANOPY_HDR_DST_LSB 8u
+#define CANOPY_HDR_DST_WIDTH 16u
+/* source coordinates */
+#define CANOPY_HDR_SRC_WORD 0u
+#define CANOPY_HDR_SRC_LSB 24u
+#define CANOPY_HDR_SRC_WIDTH 16u
+/* payload length in bytes, 0..max_payload_bytes; fixes the packet's flit count */
+#define CANOPY_HDR_LEN_WORD 0u
+#define CANOPY_HDR_LEN_LSB 40u
+#define CANOPY_HDR_LEN_WIDTH 9u
+/* collective tree id */
+#define CANOPY_HDR_TREE_WORD 0u
+#define CANOPY_HDR_TREE_LSB 49u
+#define CANOPY_HDR_TREE_WIDTH 6u
+/* byte offset of the payload in the target's registered memory window */
+#define CANOPY_HDR_OFFSET_WORD 1u
+#define CANOPY_HDR_OFFSET_LSB 0u
+#define CANOPY_HDR_OFFSET_WIDTH 40u
+/* reduce id, 0..31 in flight per tree */
+#define CANOPY_HDR_RID_WORD 1u
+#define CANOPY_HDR_RID_LSB 40u
+#define CANOPY_HDR_RID_WIDTH 5u
+/* reduce operation */
+#define CANOPY_HDR_OP_WORD 1u
+#define CANOPY_HDR_OP_LSB 45u
+#define CANOPY_HDR_OP_WIDTH 3u
+/* reduce element type */
+#define CANOPY_HDR_DTYPE_WORD 1u
+#define CANOPY_HDR_DTYPE_LSB 48u
+#define CANOPY_HDR_DTYPE_WIDTH 3u
+/* subgroup id (group mask index) within the tree */
+#define CANOPY_HDR_GROUP_WORD 1u
+#define CANOPY_HDR_GROUP_LSB 51u
+#define CANOPY_HDR_GROUP_WIDTH 8u
+
+static inline uint64_t canopy_hdr_field_mask(unsigned width)
+{
+    return width >= 64u ? ~(uint64_t)0 : (((uint64_t)1 << width) - 1u);
+}
+
+static inline uint64_t canopy_hdr_get_ptype(const uint64_t hdr[CANOPY_PKT_HEADER_WORDS])
+{
+    return (hdr[CANOPY_HDR_PTYPE_WORD] >> CANOPY_HDR_PTYPE_LSB) & canopy_hdr_field_mask(CANOPY_HDR_PTYPE_WIDTH);
+}
+
+static inline void canopy_hdr_set_ptype(uint64_t hdr[CANOPY_PKT_HEADER_WORDS], uint64_t v)
+{
+    uint64_t m = canopy_hdr_field_mask(CANOPY_HDR_PTYPE_WIDTH) << CANOPY_HDR_PTYPE_LSB;
+    hdr[CANOPY_HDR_PTYPE_WORD] = (hdr[CANOPY_HDR_PTYPE_WORD] & ~m) | ((v << CANOPY_HDR_PTYPE_LSB) & m);
+}
+
+static inline uint64_t canopy_hdr_get_flags(const uint64_t hdr[CANOPY_PKT_HEADER_WORDS])
+{
+    return (hdr[CANOPY_HDR_FLAGS_WORD] >> CANOPY_HDR_FLAGS_LSB) & canopy_hdr_field_mask(CANOPY_HDR_FLAGS_WIDTH);
+}
+
+static inline void canopy_hdr_set_flags(uint64_t hdr[CANOPY_PKT_HEADER_WORDS], uint64_t v)
+{
+    uint64_t m = canopy_hdr_field_mask(CANOPY_HDR_FLAGS_WIDTH) << CANOPY_HDR_FLAGS_LSB;
+    hdr[CANOPY_HDR_FLAGS_WORD] = (hdr[CANOPY_HDR_FLAGS_WORD] & ~m) | ((v << CANOPY_HDR_FLAGS_LSB) & m);
+}
+
+static inline uint64_t canopy_hdr_get_dst(const uint64_t hdr[CANOPY_PKT_HEADER_WORDS])
+{
+    return (hdr[CANOPY_HDR_DST_WORD] >> CANOPY_HDR_DST_LSB) & canopy_hdr_field_mask(CANOPY_HDR_DST_WIDTH);
+}
+
+static inline void canopy_hdr_set_dst(uint64_t hdr[CANOPY_PKT_HEADER_WORDS], uint64_t v)
+{
+    uint64_t m = canopy_hdr_field_mask(CANOPY_HDR_DST_WIDTH) << CANOPY_HDR_DST_LSB;
+    hdr[CANOPY_HDR_DST_WORD] = (hdr[CANOPY_HDR_DST_WORD] & ~m) | ((v << CANOPY_HDR_DST_LSB) & m);
+}
+
+static inline uint64_t canopy_hdr_get_src(const uint64_t hdr[CANOPY_PKT_HEADER_WORDS])
+{
+    return (hdr[CANOPY_HDR_SRC_WORD] >> CANOPY_HDR_SRC_LSB) & canopy_hdr_field_mask(CANOPY_HDR_SRC_WIDTH);
+}
+
+static inline void canopy_hdr_set_src(uint64_t hdr[CANOPY_PKT_HEADER_WORDS], uint64_t v)
+{
+    uint64_t m = canopy_hdr_field_mask(CANOPY_HDR_SRC_WIDTH) << CANOPY_HDR_SRC_LSB;
+    hdr[CANOPY_HDR_SRC_WORD] = (hdr[CANOPY_HDR_SRC_WORD] & ~m) | ((v << CANOPY_HDR_SRC_LSB) & m);
+}
+
+static inline uint64_t canopy_hdr_get_len(const uint64_t hdr[CANOPY_PKT_HEADER_WORDS])
+{
+    return (hdr[CANOPY_HDR_LEN_WORD] >> CANOPY_HDR_LEN_LSB) & canopy_hdr_field_mask(CANOPY_HDR_LEN_WIDTH);
+}
+
+static inline void canopy_hdr_set_len(uint64_t hdr[CANOPY_PKT_HEADER_WORDS], uint64_t v)
+{
+    uint64_t m = canopy_hdr_field_mask(CANOPY_HDR_LEN_WIDTH) << CANOPY_HDR_LEN_LSB;
+    hdr[CANOPY_HDR_LEN_WORD] = (hdr[CANOPY_HDR_LEN_WORD] & ~m) | ((v << CANOPY_HDR_LEN_LSB) & m);
+}
+
+static inline uint64_t canopy_hdr_get_tree(const uint64_t hdr[CANOPY_PKT_HEADER_WORDS])
+{
+    return (hdr[CANOPY_HDR_TREE_WORD] >> CANOPY_HDR_TREE_LSB) & canopy_hdr_field_mask(CANOPY_HDR_TREE_WIDTH);
+}
+
+static inline void canopy_hdr_set_tree(uint64_t hdr[CANOPY_PKT_HEADER_WORDS], uint64_t v)
+{
+    uint64_t m = canopy_hdr_field_mask(CANOPY_HDR_TREE_WIDTH) << CANOPY_HDR_TREE_LSB;
+    hdr[CANOPY_HDR_TREE_WORD] = (hdr[CANOPY_HDR_TREE_WORD] & ~m) | ((v << CANOPY_HDR_TREE_LSB) & m);
+}
+
+static inline uint64_t canopy_hdr_get_offset(const uint64_t hdr[CANOPY_PKT_HEADER_WORDS])
+{
+    return (hdr[CANOPY_HDR_OFFSET_WORD] >> CANOPY_HDR_OFFSET_LSB) & canopy_hdr_field_mask(CANOPY_HDR_OFFSET_WIDTH);
+}
+
+static inline void canopy_hdr_set_offset(uint64_t hdr[CANOPY_PKT_HEADER_WORDS], uint64_t v)
+{
+    uint64_t m = canopy_hdr_field_mask(CANOPY_HDR_OFFSET_WIDTH) << CANOPY_HDR_OFFSET_LSB;
+    hdr[CANOPY_HDR_OFFSET_WORD] = (hdr[CANOPY_HDR_OFFSET_WORD] & ~m) | ((v << CANOPY_HDR_OFFSET_LSB) & m);
+}
+
+static inline uint64_t canopy_hdr_get_rid(const uint64_t hdr[CANOPY_PKT_HEADER_WORDS])
+{
+    return (hdr[CANOPY_HDR_RID_WORD] >> CANOPY_HDR_RID_LSB) & canopy_hdr_field_mask(CANOPY_HDR_RID_WIDTH);
+}
+
+static inline void canopy_hdr_set_rid(uint64_t hdr[CANOPY_PKT_HEADER_WORDS], uint64_t v)
+{
+    uint64_t m = canopy_hdr_field_mask(CANOPY_HDR_RID_WIDTH) << CANOPY_HDR_RID_LSB;
+    hdr[CANOPY_HDR_RID_WORD] = (hdr[CANOPY_HDR_RID_WORD] & ~m) | ((v << CANOPY_HDR_RID_LSB) & m);
+}
+
+static inline uint64_t canopy_hdr_get_op(const uint64_t hdr[CANOPY_PKT_HEADER_WORDS])
+{
+    return (hdr[CANOPY_HDR_OP_WORD] >> CANOPY_HDR_OP_LSB) & canopy_hdr_field_mask(CANOPY_HDR_OP_WIDTH);
+}
+
+static inline void canopy_hdr_set_op(uint64_t hdr[CANOPY_PKT_HEADER_WORDS], uint64_t v)
+{
+    uint64_t m = canopy_hdr_field_mask(CANOPY_HDR_OP_WIDTH) << CANOPY_HDR_OP_LSB;
+    hdr[CANOPY_HDR_OP_WORD] = (hdr[CANOPY_HDR_OP_WORD] & ~m) | ((v << CANOPY_HDR_OP_LSB) & m);
+}
+
+static inline uint64_t canopy_hdr_get_dtype(const uint64_t hdr[CANOPY_PKT_HEADER_WORDS])
+{
+    return (hdr[CANOPY_HDR_DTYPE_WORD] >> CANOPY_HDR_DTYPE_LSB) & canopy_hdr_field_mask(CANOPY_HDR_DTYPE_WIDTH);
+}
+
+static inline void canopy_hdr_set_dtype(uint64_t hdr[CANOPY_PKT_HEADER_WORDS], uint64_t v)
+{
+    uint64_t m = canopy_hdr_field_mask(CANOPY_HDR_DTYPE_WIDTH) << CANOPY_HDR_DTYPE_LSB;
+    hdr[CANOPY_HDR_DTYPE_WORD] = (hdr[CANOPY_HDR_DTYPE_WORD] & ~m) | ((v << CANOPY_HDR_DTYPE_LSB) & m);
+}
+
+static inline uint64_t canopy_hdr_get_group(const uint64_t hdr[CANOPY_PKT_HEADER_WORDS])
+{
+    return (hdr[CANOPY_HDR_GROUP_WORD] >> CANOPY_HDR_GROUP_LSB) & canopy_hdr_field_mask(CANOPY_HDR_GROUP_WIDTH);
+}
+
+static inline void canopy_hdr_set_group(uint64_t hdr[CANOPY_PKT_HEADER_WORDS], uint64_t v)
+{
+    uint64_t m = canopy_hdr_field_mask(CANOPY_HDR_GROUP_WIDTH) << CANOPY_HDR_GROUP_LSB;
+    hdr[CANOPY_HDR_GROUP_WORD] = (hdr[CANOPY_HDR_GROUP_WORD] & ~m) | ((v << CANOPY_HDR_GROUP_LSB) & m);
+}
+
+/* Coordinates packed as in the dst/src fields: dimension d in bits [4d+3:4d]. */
+static inline unsigned canopy_coord_get(uint64_t coords, unsigned dim)
+{
+    return (unsigned)(coords >> (CANOPY_COORD_BITS * dim)) & ((1u << CANOPY_COORD_BITS) - 1u);
+}
+
+#endif /* CANOPY_PACKET_H */

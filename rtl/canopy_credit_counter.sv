@@ -1,0 +1,41 @@
+// canopy_credit_counter: sender-side credits for one virtual channel of one link.
+//
+// Interface contract
+//   - The counter starts at Credits (the receiver's buffer depth for this VC) out of reset.
+//   - consume_i: a flit was sent on this VC this cycle; legal only while available_o.
+//   - return_i: the receiver freed one buffer slot (a credit came back).
+//   - Both may happen in the same cycle.
+// Invariant: 0 <= count <= Credits, i.e. the sender never has more flits in flight than
+// the receiver has room for, so the receiver's buffer can never overflow.
+`default_nettype none
+`include "canopy_assert.svh"
+
+module canopy_credit_counter #(
+  parameter int unsigned Credits = 0  /// receiver buffer depth, >= 1; must be set
+) (
+  input  wire logic clk_i,
+  input  wire logic rst_i,
+  input  wire logic consume_i,
+  input  wire logic return_i,
+  output logic      available_o
+);
+  localparam int unsigned CntW = $clog2(Credits + 1);
+  localparam logic [CntW-1:0] Max = CntW'(Credits);
+
+  `CANOPY_STATIC_ASSERT(gen_credits_check, Credits >= 1, "Credits must be set")
+
+  logic [CntW-1:0] count_q;
+
+  assign available_o = count_q != '0;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) count_q <= Max;
+    else       count_q <= count_q - CntW'(consume_i) + CntW'(return_i);
+  end
+
+  `CANOPY_ASSERT(a_no_underflow, !(consume_i && count_q == '0), "flit sent without a credit")
+  `CANOPY_ASSERT(a_no_overflow, !(return_i && !consume_i && count_q == Max),
+                 "credit returned beyond the receiver's depth")
+endmodule
+
+`default_nettype wire

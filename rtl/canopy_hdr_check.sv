@@ -1,0 +1,61 @@
+// canopy_hdr_check: legality of a packet's routing word, and its length in flits.
+//
+// Interface contract (purely combinational)
+//   - word0_i is header word 0 (the head flit's low 64 bits).
+//   - bad_type_o: a type this router does not implement; bad_dst_o: a destination outside
+//     the torus (a coordinate >= its dimension's size, or nonzero in a dimension the router
+//     does not have); bad_len_o: len above canopy_pkg::MaxPayloadBytes.
+//   - flits_o: how many flits the packet must have, header included; meaningful only when
+//     bad_len_o is low. The receiver checks the tail against it.
+`default_nettype none
+`include "canopy_assert.svh"
+
+module canopy_hdr_check #(
+  parameter int unsigned NumDims   = 0,  /// torus dimensions, 1..4; must be set
+  parameter int unsigned FlitWidth = 0, /// bits per flit: 64, 128 or 256; must be set
+  localparam int unsigned FlitBytes = FlitWidth / 8,
+  localparam int unsigned HdrFlits = (canopy_pkg::HeaderBits + FlitWidth - 1) / FlitWidth,
+  localparam int unsigned MaxFlits = HdrFlits + canopy_pkg::MaxPayloadBytes / FlitBytes,
+  localparam int unsigned FlitsW = $clog2(MaxFlits + 1)
+) (
+  input  wire logic [canopy_pkg::WordBits-1:0]                         word0_i,
+  input  wire logic [canopy_pkg::MaxDims-1:0][canopy_pkg::CoordBits:0] torus_size_i,
+  output logic                                                         bad_type_o,
+  output logic                                                         bad_dst_o,
+  output logic                                                         bad_len_o,
+  output logic      [FlitsW-1:0]                                       flits_o
+);
+  localparam int unsigned LenW      = canopy_pkg::HdrLenBits;
+
+  `CANOPY_STATIC_ASSERT(gen_dims_check, NumDims >= 1 && NumDims <= canopy_pkg::MaxDims,
+                        "NumDims must be 1..4")
+  `CANOPY_STATIC_ASSERT(gen_width_check, FlitWidth == 64 || FlitWidth == 128 || FlitWidth == 256,
+                        "FlitWidth must be 64, 128 or 256")
+
+  /* verilator lint_off UNUSEDSIGNAL */  // only the routing fields matter here
+  canopy_pkg::hdr_t hdr;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign hdr = canopy_pkg::hdr_t'({{canopy_pkg::WordBits{1'b0}}, word0_i});
+
+  // Types this router implements. Reserved types are refused until their unit exists.
+  assign bad_type_o = hdr.ptype != canopy_pkg::PKT_PUT;
+
+  always_comb begin
+    bad_dst_o = 1'b0;
+    for (int unsigned d = 0; d < canopy_pkg::MaxDims; d++) begin
+      if (d < NumDims) begin
+        if ({1'b0, hdr.dst[d]} >= torus_size_i[d]) bad_dst_o = 1'b1;
+      end else if (hdr.dst[d] != '0) begin
+        bad_dst_o = 1'b1;
+      end
+    end
+  end
+
+  assign bad_len_o = hdr.len > LenW'(canopy_pkg::MaxPayloadBytes);
+
+  // ceil(len / FlitBytes); only meaningful for a legal len, whose result fits FlitsW.
+  wire logic [LenW:0] len_rounded = {1'b0, hdr.len} + (LenW + 1)'(FlitBytes - 1);
+  assign flits_o = FlitsW'(HdrFlits) + FlitsW'(len_rounded >> $clog2(FlitBytes));
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,84 @@
+// generated from spec/packet.toml by tools/gen_packet.py; do not edit.
+//
+// canopy_pkg: the packet format shared by every RTL block. Referenced as
+// canopy_pkg::name (never imported with ::*, which Yosys 0.23 rejects).
+`default_nettype none
+
+/* verilator lint_off UNUSEDPARAM */  // a package defines more than any one block uses
+package canopy_pkg;
+
+  localparam int unsigned HeaderBits      = 128;
+  localparam int unsigned WordBits        = 64;
+  localparam int unsigned MaxPayloadBytes = 256;
+  localparam int unsigned CoordBits       = 4;
+  localparam int unsigned MaxDims         = 4;
+
+  localparam int unsigned MinVcs          = 4;
+
+  // Virtual channel roles (see docs/router.md).
+  localparam int unsigned VcP2pLo = 0;  // point-to-point, before the dateline of the current dimension
+  localparam int unsigned VcP2pHi = 1;  // point-to-point, after crossing the dateline of the current dimension
+  localparam int unsigned VcCollUp = 2;  // collective subnet, toward the tree root (reserved)
+  localparam int unsigned VcCollDown = 3;  // collective subnet, away from the tree root (reserved)
+
+  typedef logic [CoordBits-1:0] coord_t;
+  typedef coord_t [MaxDims-1:0] coords_t;  // index d = dimension (0 = X)
+
+  typedef enum logic [3:0] {
+    PKT_INVALID = 4'd0,  // never valid; an all-zero head flit is refused
+    PKT_PUT = 4'd1,  // point-to-point remote write of `len` bytes at `offset` in the destination's window
+    PKT_BCAST = 4'd2,  // broadcast travelling down a tree (reserved: collective subnet)
+    PKT_BCAST_REQ = 4'd3,  // broadcast request travelling up to the tree root (reserved: collective subnet)
+    PKT_REDUCE = 4'd4,  // reduce contribution travelling up a tree (reserved: reduce engines)
+    PKT_CONFIG = 4'd5  // configuration packet (Mini Packet) writing a router table (reserved: fabric manager)
+  } pkt_type_e;
+
+  typedef enum logic [2:0] {
+    OP_SUM = 3'd0,
+    OP_MIN = 3'd1,
+    OP_MAX = 3'd2
+  } op_e;
+
+  typedef enum logic [2:0] {
+    DT_I32 = 3'd0,
+    DT_U32 = 3'd1,
+    DT_I64 = 3'd2,
+    DT_U64 = 3'd3,
+    DT_F32 = 3'd4,
+    DT_F64 = 3'd5
+  } dtype_e;
+
+  // The header as one 128-bit value: word 1 in bits [127:64], word 0 in [63:0].
+  typedef struct packed {
+    logic [4:0]      rsvd1_0;
+    logic [7:0]      group;  // subgroup id (group mask index) within the tree
+    logic [2:0]      dtype;  // reduce element type
+    logic [2:0]      op;  // reduce operation
+    logic [4:0]      rid;  // reduce id, 0..31 in flight per tree
+    logic [39:0]     offset;  // byte offset of the payload in the target's registered memory window
+    logic [8:0]      rsvd0_0;
+    logic [5:0]      tree;  // collective tree id
+    logic [8:0]      len;  // payload length in bytes, 0..max_payload_bytes; fixes the packet's flit count
+    coords_t         src;  // source coordinates
+    coords_t         dst;  // destination coordinates; coordinates of dimensions the torus lacks must be 0
+    logic [3:0]      flags;  // reserved for collective variants (for example allreduce against reduce); sent as 0
+    logic [3:0]      ptype;  // packet type (table above)
+  } hdr_t;
+
+  // Field widths, for counters and comparisons sized like a field.
+  localparam int unsigned HdrPtypeBits = 4;
+  localparam int unsigned HdrFlagsBits = 4;
+  localparam int unsigned HdrDstBits = 16;
+  localparam int unsigned HdrSrcBits = 16;
+  localparam int unsigned HdrLenBits = 9;
+  localparam int unsigned HdrTreeBits = 6;
+  localparam int unsigned HdrOffsetBits = 40;
+  localparam int unsigned HdrRidBits = 5;
+  localparam int unsigned HdrOpBits = 3;
+  localparam int unsigned HdrDtypeBits = 3;
+  localparam int unsigned HdrGroupBits = 8;
+
+endpackage
+/* verilator lint_on UNUSEDPARAM */
+
+`default_nettype wire

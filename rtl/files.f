@@ -1,0 +1,9 @@
+rtl/canopy_pkg.sv
+rtl/canopy_fifo.sv
+rtl/canopy_rr_arbiter.sv
+rtl/canopy_credit_counter.sv
+rtl/canopy_route_dor.sv
+rtl/canopy_hdr_check.sv
+rtl/canopy_router_input.sv
+rtl/canopy_router.sv
+rtl/canopy_link_pipe.sv

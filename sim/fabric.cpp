@@ -1,0 +1,373 @@
+// fabric.cpp: the torus fabric harness (see fabric.hpp for the contract).
+#include "fabric.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <type_traits>
+
+#include "Vcanopy_torus_fabric.h"
+#include "verilated.h"
+#ifdef CANOPY_TRACE
+#include "verilated_fst_c.h"
+#else
+// Built without waveform support (WAVES=0): a trace is never opened, so this is never used.
+class VerilatedFstC {
+public:
+    void dump(uint64_t) {}
+    void close() {}
+};
+#endif
+
+#ifndef CANOPY_NDIMS
+#error "build through sim/sim.mk, which passes the fabric parameters"
+#endif
+
+namespace canopy {
+
+// ------------------------------------------------------------------ signal access
+// Verilator maps a packed port to CData/SData/IData/QData (<= 64 bits) or VlWide (32-bit
+// words). These read and write a bit field of either kind.
+namespace {
+
+template <typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
+uint64_t get_bits(const T &sig, unsigned lsb, unsigned width) {
+    uint64_t v = static_cast<uint64_t>(sig) >> lsb;
+    return width >= 64 ? v : v & ((uint64_t{1} << width) - 1);
+}
+
+template <typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
+void put_bits(T &sig, unsigned lsb, unsigned width, uint64_t v) {
+    uint64_t mask = (width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1) << lsb;
+    uint64_t cur = static_cast<uint64_t>(sig);
+    sig = static_cast<T>((cur & ~mask) | ((v << lsb) & mask));
+}
+
+template <std::size_t N>
+uint64_t get_bits(const VlWide<N> &sig, unsigned lsb, unsigned width) {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < width; ++i) {
+        unsigned b = lsb + i;
+        v |= static_cast<uint64_t>((sig[b / 32] >> (b % 32)) & 1u) << i;
+    }
+    return v;
+}
+
+template <std::size_t N>
+void put_bits(VlWide<N> &sig, unsigned lsb, unsigned width, uint64_t v) {
+    for (unsigned i = 0; i < width; ++i) {
+        unsigned b = lsb + i;
+        uint32_t bit = (v >> i) & 1u;
+        sig[b / 32] = (sig[b / 32] & ~(1u << (b % 32))) | (bit << (b % 32));
+    }
+}
+
+// Whole 64-bit words are the common case for flits; do them a word pair at a time.
+template <std::size_t N>
+uint64_t get_word(const VlWide<N> &sig, unsigned word) {
+    return static_cast<uint64_t>(sig[2 * word]) | (static_cast<uint64_t>(sig[2 * word + 1]) << 32);
+}
+template <std::size_t N>
+void put_word(VlWide<N> &sig, unsigned word, uint64_t v) {
+    sig[2 * word] = static_cast<uint32_t>(v);
+    sig[2 * word + 1] = static_cast<uint32_t>(v >> 32);
+}
+uint64_t get_word(const QData &sig, unsigned) { return sig; }
+void put_word(QData &sig, unsigned, uint64_t v) { sig = v; }
+
+constexpr unsigned kVcBits = CANOPY_NUM_VCS > 1 ? __builtin_ctz(CANOPY_NUM_VCS) : 1;
+constexpr unsigned kFlitWords = CANOPY_FLIT_BITS / 64;
+
+}  // namespace
+
+// ------------------------------------------------------------------ topology
+unsigned Topology::nodes() const {
+    unsigned n = 1;
+    for (unsigned s : size) n *= s;
+    return n;
+}
+
+std::array<unsigned, CANOPY_MAX_DIMS> Topology::coords(unsigned node) const {
+    std::array<unsigned, CANOPY_MAX_DIMS> c{};
+    for (unsigned d = 0; d < CANOPY_MAX_DIMS; ++d) {
+        c[d] = node % size[d];
+        node /= size[d];
+    }
+    return c;
+}
+
+unsigned Topology::node_of(const std::array<unsigned, CANOPY_MAX_DIMS> &c) const {
+    unsigned n = 0;
+    for (int d = CANOPY_MAX_DIMS - 1; d >= 0; --d) n = n * size[d] + c[d];
+    return n;
+}
+
+uint64_t Topology::packed_coords(unsigned node) const {
+    auto c = coords(node);
+    uint64_t v = 0;
+    for (unsigned d = 0; d < CANOPY_MAX_DIMS; ++d) v |= uint64_t{c[d]} << (CANOPY_COORD_BITS * d);
+    return v;
+}
+
+std::string Topology::name() const {
+    std::string s;
+    for (unsigned d = 0; d < ndims; ++d) s += (d ? "x" : "") + std::to_string(size[d]);
+    return s;
+}
+
+std::vector<std::pair<unsigned, unsigned>> Topology::route(unsigned src, unsigned dst) const {
+    // Mirrors rtl/canopy_route_dor.sv: X first, shorter way round, ties go +.
+    std::vector<std::pair<unsigned, unsigned>> hops;
+    auto cur = coords(src);
+    auto want = coords(dst);
+    for (unsigned d = 0; d < ndims; ++d) {
+        while (cur[d] != want[d]) {
+            unsigned k = size[d];
+            unsigned fwd = (want[d] + k - cur[d]) % k;
+            bool plus = 2 * fwd <= k;
+            hops.emplace_back(node_of(cur), 2 * d + (plus ? 0 : 1));
+            cur[d] = plus ? (cur[d] + 1) % k : (cur[d] + k - 1) % k;
+        }
+    }
+    return hops;
+}
+
+unsigned Topology::hops(unsigned src, unsigned dst) const {
+    return static_cast<unsigned>(route(src, dst).size());
+}
+
+Topology built_topology() {
+    return Topology{CANOPY_NDIMS, {CANOPY_SIZE_X, CANOPY_SIZE_Y, CANOPY_SIZE_Z, CANOPY_SIZE_W}};
+}
+unsigned flit_bits() { return CANOPY_FLIT_BITS; }
+unsigned local_buf_depth() { return CANOPY_LOCAL_BUF_DEPTH; }
+unsigned eject_depth() { return CANOPY_EJECT_CREDITS; }
+unsigned link_latency() { return CANOPY_LINK_LATENCY; }
+
+// ------------------------------------------------------------------ packets
+Packet make_put(const Topology &t, unsigned src, unsigned dst, std::vector<uint8_t> payload,
+                uint64_t offset) {
+    Packet p;
+    canopy_hdr_set_ptype(p.hdr, CANOPY_PKT_PUT);
+    canopy_hdr_set_dst(p.hdr, t.packed_coords(dst));
+    canopy_hdr_set_src(p.hdr, t.packed_coords(src));
+    canopy_hdr_set_len(p.hdr, payload.size());
+    canopy_hdr_set_offset(p.hdr, offset);
+    p.payload = std::move(payload);
+    return p;
+}
+
+std::vector<Flit> to_flits(const Packet &p) {
+    const unsigned bytes_per_flit = CANOPY_FLIT_BITS / 8;
+    const unsigned hdr_flits = (CANOPY_PKT_HEADER_BYTES + bytes_per_flit - 1) / bytes_per_flit;
+    std::vector<Flit> flits;
+    for (unsigned f = 0; f < hdr_flits; ++f) {
+        Flit fl(kFlitWords, 0);
+        for (unsigned w = 0; w < kFlitWords; ++w) {
+            unsigned hw = f * kFlitWords + w;
+            if (hw < CANOPY_PKT_HEADER_WORDS) fl[w] = p.hdr[hw];
+        }
+        flits.push_back(fl);
+    }
+    for (size_t off = 0; off < p.payload.size(); off += bytes_per_flit) {
+        Flit fl(kFlitWords, 0);
+        for (unsigned b = 0; b < bytes_per_flit && off + b < p.payload.size(); ++b)
+            fl[b / 8] |= uint64_t{p.payload[off + b]} << (8 * (b % 8));
+        flits.push_back(fl);
+    }
+    if (p.force_flits) {
+        flits.resize(p.force_flits, Flit(kFlitWords, 0xA5A5A5A5A5A5A5A5ull));
+    }
+    return flits;
+}
+
+Packet from_flits(const std::vector<Flit> &flits) {
+    const unsigned bytes_per_flit = CANOPY_FLIT_BITS / 8;
+    const unsigned hdr_flits = (CANOPY_PKT_HEADER_BYTES + bytes_per_flit - 1) / bytes_per_flit;
+    Packet p;
+    for (unsigned hw = 0; hw < CANOPY_PKT_HEADER_WORDS; ++hw) {
+        unsigned f = hw / kFlitWords, w = hw % kFlitWords;
+        if (f < flits.size()) p.hdr[hw] = flits[f][w];
+    }
+    size_t len = canopy_hdr_get_len(p.hdr);
+    for (size_t i = 0; i < len; ++i) {
+        size_t f = hdr_flits + i / bytes_per_flit;
+        unsigned b = i % bytes_per_flit;
+        if (f >= flits.size()) break;
+        p.payload.push_back(static_cast<uint8_t>(flits[f][b / 8] >> (8 * (b % 8))));
+    }
+    return p;
+}
+
+// ------------------------------------------------------------------ fabric
+Fabric::Fabric(const std::string &fst_path)
+    : topo_(built_topology()), ctx_(std::make_unique<VerilatedContext>()) {
+    ctx_->fatalOnError(true);
+    model_ = std::make_unique<Vcanopy_torus_fabric>(ctx_.get(), "fabric");
+    if (!fst_path.empty()) {
+#ifdef CANOPY_TRACE
+        ctx_->traceEverOn(true);
+        trace_ = std::make_unique<VerilatedFstC>();
+        model_->trace(trace_.get(), 99);
+        trace_->open(fst_path.c_str());
+#else
+        throw std::runtime_error("waveforms need a build with WAVES=1");
+#endif
+    }
+    nodes_.resize(topo_.nodes());
+    for (auto &n : nodes_) {
+        n.inj_credits.assign(CANOPY_NUM_VCS, CANOPY_LOCAL_BUF_DEPTH);
+        n.ej_buf.resize(CANOPY_NUM_VCS);
+        n.assembling.resize(CANOPY_NUM_VCS);
+        n.ej_credit_pending.assign(CANOPY_NUM_VCS, 0);
+    }
+    // Reset for a few cycles with all inputs idle.
+    model_->rst_i = 1;
+    model_->clk_i = 0;
+    model_->eval();
+    for (int i = 0; i < 4; ++i) {
+        model_->clk_i = 1;
+        model_->eval();
+        model_->clk_i = 0;
+        model_->eval();
+    }
+    model_->rst_i = 0;
+    model_->eval();
+}
+
+Fabric::~Fabric() {
+    if (trace_) trace_->close();
+    model_->final();
+}
+
+const Packet &Fabric::inject(unsigned node, const Packet &p, unsigned vc) {
+    if (node >= nodes_.size()) throw std::out_of_range("inject: no such node");
+    inj_store_.push_back(p);
+    Node &n = nodes_[node];
+    auto flits = to_flits(p);
+    n.inj_pkts.push_back(&inj_store_.back());
+    for (size_t i = 0; i < flits.size(); ++i) {
+        n.inj.push_back(InjFlit{vc, i + 1 == flits.size(), std::move(flits[i])});
+    }
+    return inj_store_.back();
+}
+
+size_t Fabric::pending_flits(unsigned node) const { return nodes_[node].inj.size(); }
+
+size_t Fabric::pending_flits() const {
+    size_t s = 0;
+    for (auto &n : nodes_) s += n.inj.size();
+    return s;
+}
+
+void Fabric::set_drain_interval(unsigned node, unsigned interval) {
+    nodes_.at(node).drain_interval = interval;
+}
+
+ErrorCounters Fabric::errors(unsigned node) const {
+    ErrorCounters e;
+    e.bad_type = static_cast<uint32_t>(get_bits(model_->err_bad_type_o, 32 * node, 32));
+    e.bad_dst = static_cast<uint32_t>(get_bits(model_->err_bad_dst_o, 32 * node, 32));
+    e.bad_len = static_cast<uint32_t>(get_bits(model_->err_bad_len_o, 32 * node, 32));
+    return e;
+}
+
+void Fabric::drive_inputs() {
+    for (unsigned i = 0; i < nodes_.size(); ++i) {
+        Node &n = nodes_[i];
+        // Injection: the head of the queue goes if its VC has a credit (one flit a cycle).
+        bool send = false;
+        if (!n.inj.empty()) send = n.inj_credits[n.inj.front().vc] > 0;
+        put_bits(model_->inj_valid_i, i, 1, send);
+        if (send) {
+            const InjFlit &f = n.inj.front();
+            for (unsigned w = 0; w < kFlitWords; ++w) put_word(model_->inj_flit_i, i * kFlitWords + w, f.data[w]);
+            put_bits(model_->inj_last_i, i, 1, f.last);
+            put_bits(model_->inj_vc_i, i * kVcBits, kVcBits, f.vc);
+            --n.inj_credits[f.vc];
+            Packet *pkt = n.inj_pkts.front();
+            if (pkt->inject_cycle == UINT64_MAX) pkt->inject_cycle = cycle_;
+            if (f.last) n.inj_pkts.pop_front();
+            n.inj.pop_front();
+            ++flits_injected_;
+        }
+        // Ejection credits: one per VC per cycle, for slots the host drained.
+        uint64_t credits = 0;
+        for (unsigned v = 0; v < CANOPY_NUM_VCS; ++v) {
+            if (n.ej_credit_pending[v]) {
+                credits |= uint64_t{1} << v;
+                --n.ej_credit_pending[v];
+            }
+        }
+        put_bits(model_->ej_credit_i, i * CANOPY_NUM_VCS, CANOPY_NUM_VCS, credits);
+    }
+}
+
+void Fabric::sample_outputs() {
+    for (unsigned i = 0; i < nodes_.size(); ++i) {
+        Node &n = nodes_[i];
+        uint64_t credits = get_bits(model_->inj_credit_o, i * CANOPY_NUM_VCS, CANOPY_NUM_VCS);
+        for (unsigned v = 0; v < CANOPY_NUM_VCS; ++v) {
+            if ((credits >> v) & 1) ++n.inj_credits[v];
+            if (n.inj_credits[v] > CANOPY_LOCAL_BUF_DEPTH) {
+                throw std::runtime_error("node " + std::to_string(i) + ": injection credit overflow");
+            }
+        }
+        if (get_bits(model_->ej_valid_o, i, 1)) {
+            unsigned vc = static_cast<unsigned>(get_bits(model_->ej_vc_o, i * kVcBits, kVcBits));
+            Flit f(kFlitWords);
+            for (unsigned w = 0; w < kFlitWords; ++w) f[w] = get_word(model_->ej_flit_o, i * kFlitWords + w);
+            if (n.ej_buf[vc].size() >= CANOPY_EJECT_CREDITS) {
+                throw std::runtime_error("node " + std::to_string(i) + ": router ejected without credit");
+            }
+            Received &r = n.assembling[vc];
+            if (r.flits.empty()) {
+                r.node = i;
+                r.vc = vc;
+                r.head_cycle = cycle_;
+            }
+            r.flits.push_back(f);
+            n.ej_buf[vc].push_back(std::move(f));
+            ++flits_ejected_;
+            last_eject_cycle_ = cycle_;
+            if (get_bits(model_->ej_last_o, i, 1)) {
+                r.tail_cycle = cycle_;
+                Received done = std::move(r);
+                r = Received{};
+                if (on_receive_) on_receive_(done);
+            }
+        }
+        // The host drains one flit every drain_interval cycles, VCs in turn.
+        if (n.drain_interval && ++n.drain_phase >= n.drain_interval) {
+            n.drain_phase = 0;
+            for (unsigned k = 0; k < CANOPY_NUM_VCS; ++k) {
+                unsigned v = (n.drain_rr + k) % CANOPY_NUM_VCS;
+                if (!n.ej_buf[v].empty()) {
+                    n.ej_buf[v].pop_front();
+                    ++n.ej_credit_pending[v];
+                    n.drain_rr = v + 1;
+                    break;
+                }
+            }
+        }
+    }
+}
+
+void Fabric::step() {
+    drive_inputs();
+    model_->clk_i = 1;
+    model_->eval();
+    ++cycle_;
+    if (trace_) trace_->dump(2 * cycle_);
+    sample_outputs();
+    model_->clk_i = 0;
+    model_->eval();
+    if (trace_) trace_->dump(2 * cycle_ + 1);
+}
+
+bool Fabric::run_until(const std::function<bool()> &pred, uint64_t limit) {
+    for (uint64_t i = 0; i < limit && !pred(); ++i) step();
+    return pred();
+}
+
+}  // namespace canopy

@@ -1,0 +1,56 @@
+# sim/sim.mk: Verilator builds of a whole torus fabric and its C++ harness.
+#
+#   make sim TORUS=3x3 [LINK_LATENCY=1] [WAVES=1]   builds build/sim/<config>/canopy-fabric
+#
+# TORUS is one size per dimension, X first: 4 (a ring), 3x3, 2x2x2, 4x4x4, 2x2x2x2.
+# The fabric parameters are given once, here, to Verilator (-G) and to the harness (-D).
+# Each configuration builds in its own directory, so switching topologies does not
+# rebuild the others.
+
+TORUS        ?= 3x3
+LINK_LATENCY ?= 1
+WAVES        ?= 0
+FLIT_BITS    ?= 64
+NUM_VCS      ?= 4
+LINK_BUF     ?= 16
+LOCAL_BUF    ?= 64
+EJECT_BUF    ?= 16
+
+sim_sizes   = $(subst x, ,$(1))
+sim_ndims   = $(words $(call sim_sizes,$(1)))
+sim_size    = $(or $(word $(2),$(call sim_sizes,$(1))),1)
+sim_config  = $(1)-L$(LINK_LATENCY)$(if $(filter 1,$(WAVES)),-waves)
+sim_dir     = build/sim/$(call sim_config,$(1))
+sim_bin     = $(call sim_dir,$(1))/canopy-fabric
+
+SIM_CXX_SRCS := sim/fabric.cpp sim/scoreboard.cpp sim/fabric_main.cpp
+SIM_HDRS     := sim/fabric.hpp sim/scoreboard.hpp driver/include/canopy_packet.h
+SIM_SV_TOP   := sim/canopy_torus_fabric.sv
+
+# $(call sim_verilate,TORUS): the Verilator command for one configuration.
+define sim_verilate
+	@mkdir -p $(call sim_dir,$(1))
+	@echo "  VERILATE $(call sim_config,$(1))"
+	verilator --cc --exe --build -j 2 -Wall --assert -Irtl \
+	  --top-module canopy_torus_fabric --Mdir $(call sim_dir,$(1))/obj -o ../canopy-fabric \
+	  $(if $(filter 1,$(WAVES)),--trace-fst -CFLAGS -DCANOPY_TRACE,) \
+	  -GNumDims=$(call sim_ndims,$(1)) \
+	  -GSizeX=$(call sim_size,$(1),1) -GSizeY=$(call sim_size,$(1),2) \
+	  -GSizeZ=$(call sim_size,$(1),3) -GSizeW=$(call sim_size,$(1),4) \
+	  -GLinkLatency=$(LINK_LATENCY) -GFlitWidth=$(FLIT_BITS) -GNumVcs=$(NUM_VCS) \
+	  -GLinkBufDepth=$(LINK_BUF) -GLocalBufDepth=$(LOCAL_BUF) -GEjectCredits=$(EJECT_BUF) \
+	  -CFLAGS "-O2 -std=c++17 -I$(CURDIR)/sim -I$(CURDIR)/driver/include" \
+	  -CFLAGS "-DCANOPY_NDIMS=$(call sim_ndims,$(1)) -DCANOPY_SIZE_X=$(call sim_size,$(1),1)" \
+	  -CFLAGS "-DCANOPY_SIZE_Y=$(call sim_size,$(1),2) -DCANOPY_SIZE_Z=$(call sim_size,$(1),3)" \
+	  -CFLAGS "-DCANOPY_SIZE_W=$(call sim_size,$(1),4) -DCANOPY_LINK_LATENCY=$(LINK_LATENCY)" \
+	  -CFLAGS "-DCANOPY_FLIT_BITS=$(FLIT_BITS) -DCANOPY_NUM_VCS=$(NUM_VCS)" \
+	  -CFLAGS "-DCANOPY_LOCAL_BUF_DEPTH=$(LOCAL_BUF) -DCANOPY_EJECT_CREDITS=$(EJECT_BUF)" \
+	  $(RTL_SRCS) $(SIM_SV_TOP) $(addprefix $(CURDIR)/,$(SIM_CXX_SRCS)) > $(call sim_dir,$(1))/build.log 2>&1 \
+	  || { tail -n 40 $(call sim_dir,$(1))/build.log; exit 1; }
+endef
+
+build/sim/%/canopy-fabric: $(RTL_SRCS) $(SIM_SV_TOP) $(SIM_CXX_SRCS) $(SIM_HDRS) | deps-sim
+	$(call sim_verilate,$(firstword $(subst -, ,$*)))
+
+.PHONY: sim
+sim: $(call sim_bin,$(TORUS))

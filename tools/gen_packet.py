@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""Generate the packet-format definitions from spec/packet.toml.
+
+One description, three views: the SystemVerilog package the RTL imports by name
+(canopy_pkg::...), the C header the driver and the simulation harness include, and the
+bit-field document. Run with --check to verify the committed copies are current
+(the test suite does); without it the files are rewritten.
+"""
+import argparse
+import pathlib
+import sys
+import tomllib
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SPEC = ROOT / "spec" / "packet.toml"
+BANNER = "generated from spec/packet.toml by tools/gen_packet.py; do not edit"
+
+
+def load():
+    spec = tomllib.loads(SPEC.read_text())
+    fmt = spec["format"]
+    words = fmt["header_bits"] // fmt["word_bits"]
+    used = {w: [] for w in range(words)}
+    for f in spec["fields"]:
+        hi = f["lsb"] + f["width"] - 1
+        if hi >= fmt["word_bits"]:
+            sys.exit(f"field {f['name']} overruns word {f['word']}")
+        for lo2, hi2, other in used[f["word"]]:
+            if not (hi < lo2 or f["lsb"] > hi2):
+                sys.exit(f"field {f['name']} overlaps {other}")
+        used[f["word"]].append((f["lsb"], hi, f["name"]))
+        if f.get("coords") and f["width"] != fmt["coord_bits"] * fmt["max_dims"]:
+            sys.exit(f"coordinate field {f['name']} must be coord_bits*max_dims wide")
+    return spec, fmt, words
+
+
+def word_layout(spec, fmt, word):
+    """Fields of one word from msb to lsb, gaps filled with reserved fields."""
+    fields = sorted((f for f in spec["fields"] if f["word"] == word), key=lambda f: -f["lsb"])
+    out, top, n = [], fmt["word_bits"] - 1, 0
+    for f in fields:
+        hi = f["lsb"] + f["width"] - 1
+        if hi < top:
+            out.append({"name": f"rsvd{word}_{n}", "lsb": hi + 1, "width": top - hi, "rsvd": True})
+            n += 1
+        out.append(f)
+        top = f["lsb"] - 1
+    if top >= 0:
+        out.append({"name": f"rsvd{word}_{n}", "lsb": 0, "width": top + 1, "rsvd": True})
+    return out
+
+
+def camel(name):
+    return "".join(p.capitalize() for p in name.lower().split("_"))
+
+
+def gen_sv(spec, fmt, words):
+    L = [f"// {BANNER}.",
+         "//",
+         "// canopy_pkg: the packet format shared by every RTL block. Referenced as",
+         "// canopy_pkg::name (never imported with ::*, which Yosys 0.23 rejects).",
+         "`default_nettype none",
+         "",
+         "/* verilator lint_off UNUSEDPARAM */  // a package defines more than any one block uses",
+         "package canopy_pkg;",
+         "",
+         f"  localparam int unsigned HeaderBits      = {fmt['header_bits']};",
+         f"  localparam int unsigned WordBits        = {fmt['word_bits']};",
+         f"  localparam int unsigned MaxPayloadBytes = {fmt['max_payload_bytes']};",
+         f"  localparam int unsigned CoordBits       = {fmt['coord_bits']};",
+         f"  localparam int unsigned MaxDims         = {fmt['max_dims']};",
+         "",
+         f"  localparam int unsigned MinVcs          = {spec['link']['min_vcs']};",
+         "",
+         "  // Virtual channel roles (see docs/router.md).",
+         *[f"  localparam int unsigned Vc{camel(v['name'])} = {v['value']};  // {v['desc']}" for v in spec["vcs"]],
+         "",
+         "  typedef logic [CoordBits-1:0] coord_t;",
+         "  typedef coord_t [MaxDims-1:0] coords_t;  // index d = dimension (0 = X)",
+         ""]
+    tw = next(f["width"] for f in spec["fields"] if f["name"] == "ptype")
+    for kind, key, width in (("pkt_type", "types", tw), ("op", "ops", 3), ("dtype", "dtypes", 3)):
+        pre = {"pkt_type": "PKT", "op": "OP", "dtype": "DT"}[kind]
+        L.append(f"  typedef enum logic [{width - 1}:0] {{")
+        items = spec[key]
+        for i, t in enumerate(items):
+            sep = "," if i + 1 < len(items) else ""
+            desc = f"  // {t['desc']}" if "desc" in t else ""
+            L.append(f"    {pre}_{t['name']} = {width}'d{t['value']}{sep}{desc}")
+        L.append(f"  }} {kind}_e;")
+        L.append("")
+    L.append("  // The header as one 128-bit value: word 1 in bits [127:64], word 0 in [63:0].")
+    L.append("  typedef struct packed {")
+    for w in reversed(range(words)):
+        for f in word_layout(spec, fmt, w):
+            ty = "coords_t" if f.get("coords") else f"logic [{f['width'] - 1}:0]"
+            if f["width"] == 1 and not f.get("coords"):
+                ty = "logic"
+            desc = "" if f.get("rsvd") else f"  // {f['desc']}"
+            L.append(f"    {ty:<16} {f['name']};{desc}")
+    L.append("  } hdr_t;")
+    L.append("")
+    L.append("  // Field widths, for counters and comparisons sized like a field.")
+    for f in spec["fields"]:
+        L.append(f"  localparam int unsigned Hdr{camel(f['name'])}Bits = {f['width']};")
+    L += ["", "endpackage", "/* verilator lint_on UNUSEDPARAM */", "", "`default_nettype wire", ""]
+    return "\n".join(L)
+
+
+def gen_c(spec, fmt, words):
+    L = [f"/* {BANNER}. */",
+         "/* canopy_packet.h: the packet format shared by the driver and the simulation harness. */",
+         "#ifndef CANOPY_PACKET_H",
+         "#define CANOPY_PACKET_H",
+         "",
+         "#include <stdint.h>",
+         "",
+         f"#define CANOPY_PKT_HEADER_BYTES {fmt['header_bits'] // 8}u",
+         f"#define CANOPY_PKT_HEADER_WORDS {words}u",
+         f"#define CANOPY_PKT_MAX_PAYLOAD {fmt['max_payload_bytes']}u",
+         f"#define CANOPY_COORD_BITS {fmt['coord_bits']}u",
+         f"#define CANOPY_MAX_DIMS {fmt['max_dims']}u",
+         f"#define CANOPY_MIN_VCS {spec['link']['min_vcs']}u",
+         ""]
+    for key, pre in (("vcs", "CANOPY_VC_"), ("types", "CANOPY_PKT_"), ("ops", "CANOPY_OP_"), ("dtypes", "CANOPY_DT_")):
+        L.append("enum {")
+        for t in spec[key]:
+            desc = f" /* {t['desc']} */" if "desc" in t else ""
+            L.append(f"    {pre}{t['name']} = {t['value']},{desc}")
+        L.append("};")
+        L.append("")
+    for f in spec["fields"]:
+        n = f["name"].upper()
+        L.append(f"/* {f['desc']} */")
+        L.append(f"#define CANOPY_HDR_{n}_WORD {f['word']}u")
+        L.append(f"#define CANOPY_HDR_{n}_LSB {f['lsb']}u")
+        L.append(f"#define CANOPY_HDR_{n}_WIDTH {f['width']}u")
+    L.append("")
+    L.append("static inline uint64_t canopy_hdr_field_mask(unsigned width)")
+    L.append("{")
+    L.append("    return width >= 64u ? ~(uint64_t)0 : (((uint64_t)1 << width) - 1u);")
+    L.append("}")
+    L.append("")
+    for f in spec["fields"]:
+        n, N = f["name"], f["name"].upper()
+        L += [f"static inline uint64_t canopy_hdr_get_{n}(const uint64_t hdr[CANOPY_PKT_HEADER_WORDS])",
+              "{",
+              f"    return (hdr[CANOPY_HDR_{N}_WORD] >> CANOPY_HDR_{N}_LSB) & "
+              f"canopy_hdr_field_mask(CANOPY_HDR_{N}_WIDTH);",
+              "}",
+              "",
+              f"static inline void canopy_hdr_set_{n}(uint64_t hdr[CANOPY_PKT_HEADER_WORDS], uint64_t v)",
+              "{",
+              f"    uint64_t m = canopy_hdr_field_mask(CANOPY_HDR_{N}_WIDTH) << CANOPY_HDR_{N}_LSB;",
+              f"    hdr[CANOPY_HDR_{N}_WORD] = (hdr[CANOPY_HDR_{N}_WORD] & ~m) | ((v << CANOPY_HDR_{N}_LSB) & m);",
+              "}",
+              ""]
+    L.append("/* Coordinates packed as in the dst/src fields: dimension d in bits [4d+3:4d]. */")
+    L.append("static inline unsigned canopy_coord_get(uint64_t coords, unsigned dim)")
+    L.append("{")
+    L.append("    return (unsigned)(coords >> (CANOPY_COORD_BITS * dim)) & ((1u << CANOPY_COORD_BITS) - 1u);")
+    L.append("}")
+    L.append("")
+    L.append("#endif /* CANOPY_PACKET_H */")
+    L.append("")
+    return "\n".join(L)
+
+
+def picture(spec, fmt, word):
+    """An ASCII bit-field picture of one header word, msb on the left."""
+    cells = []
+    for f in word_layout(spec, fmt, word):
+        label = "rsvd" if f.get("rsvd") else f["name"]
+        hi, lo = f["lsb"] + f["width"] - 1, f["lsb"]
+        bits = f"{hi}" if hi == lo else f"{hi}..{lo}"
+        w = max(len(label), len(bits)) + 2
+        cells.append((label.center(w), bits.center(w)))
+    border = "+" + "+".join("-" * len(c[0]) for c in cells) + "+"
+    return "\n".join([" " + " ".join(c[1] for c in cells), border,
+                      "|" + "|".join(c[0] for c in cells) + "|", border])
+
+
+def gen_md(spec, fmt, words):
+    wb = fmt["word_bits"]
+    L = [f"<!-- {BANNER}. -->",
+         "# Packet format",
+         "",
+         "Every canopy packet is a 128-bit header followed by `len` payload bytes. On a link it",
+         f"travels as flits of `FlitWidth` bits (64 by default): with 64-bit flits the header is two",
+         "flits and the payload `ceil(len/8)` more. Each flit carries two sideband signals beside",
+         "its data, `last` (the packet's tail flit) and `vc` (the virtual channel it occupies);",
+         "they are link framing, not part of the header. Header words are little-endian 64-bit",
+         "values: word 0 is the first flit, bit 0 its least significant bit. Payload byte `i` is",
+         "byte `i % 8` (little-endian) of payload flit `i / 8`; unused bytes of the last flit are 0.",
+         "",
+         "Word 0 is the routing word: a router decides a point-to-point route from it alone, so the",
+         "head flit is routed the cycle it arrives.",
+         "",
+         f"Limits: `len` at most {fmt['max_payload_bytes']} bytes; {fmt['max_dims']} dimensions of "
+         f"{fmt['coord_bits']}-bit coordinates (sizes 2..{2 ** fmt['coord_bits']}).",
+         ""]
+    for w in range(words):
+        L += [f"## Word {w}", "", "```", picture(spec, fmt, w), "```", ""]
+    L += ["## Fields", "", "| field | word | bits | meaning |", "|---|---|---|---|"]
+    for f in spec["fields"]:
+        hi = f["lsb"] + f["width"] - 1
+        L.append(f"| `{f['name']}` | {f['word']} | {hi}..{f['lsb']} | {f['desc']} |")
+    L += ["", "Coordinates (`dst`, `src`): dimension d (0 = X, 1 = Y, 2 = Z, 3 = W) in bits",
+          f"`[{fmt['coord_bits']}d+{fmt['coord_bits'] - 1}:{fmt['coord_bits']}d]` of the field.",
+          "Reserved bits are sent as 0 and ignored on receipt.", "",
+          "## Packet types", "", "| value | name | meaning |", "|---|---|---|"]
+    for t in spec["types"]:
+        L.append(f"| {t['value']} | `{t['name']}` | {t['desc']} |")
+    L += ["", "Values 6..15 are unassigned. A router drops a packet whose type it does not",
+          "implement and counts it (`bad type`); it is never forwarded.", "",
+          "## Reduce operations and element types", "",
+          "| op | value |", "|---|---|"]
+    L += [f"| `{o['name']}` | {o['value']} |" for o in spec["ops"]]
+    L += ["", "| dtype | value |", "|---|---|"]
+    L += [f"| `{d['name']}` | {d['value']} |" for d in spec["dtypes"]]
+    L += ["", "## Virtual channels", "", "| vc | name | use |", "|---|---|---|"]
+    L += [f"| {v['value']} | `{v['name']}` | {v['desc']} |" for v in spec["vcs"]]
+    L += ["", "## What a router checks", "",
+          "A packet is *malformed*, dropped whole and counted in the node's error counters, when",
+          "",
+          "- its type is one the router does not implement (`bad type`);",
+          "- a destination coordinate lies outside the torus, including a nonzero coordinate in a",
+          "  dimension the torus does not have (`bad dst`);",
+          f"- `len` exceeds {fmt['max_payload_bytes']}, or the tail flit (`last`) does not arrive exactly",
+          "  where `len` says it must (`bad len`).",
+          "",
+          "Header checks happen on the head flit at every input port. The length check needs the",
+          "tail, so the injection (local) port stores each packet whole before releasing it: a",
+          "packet from a host is judged complete before any of it enters the fabric. See",
+          "`docs/router.md` for why link ports do not store and forward.", ""]
+    return "\n".join(L)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--check", action="store_true", help="fail if a generated file is stale")
+    args = ap.parse_args()
+    spec, fmt, words = load()
+    outputs = {
+        ROOT / "rtl" / "canopy_pkg.sv": gen_sv(spec, fmt, words),
+        ROOT / "driver" / "include" / "canopy_packet.h": gen_c(spec, fmt, words),
+        ROOT / "docs" / "packet-format.md": gen_md(spec, fmt, words),
+    }
+    stale = []
+    for path, text in outputs.items():
+        if args.check:
+            if not path.exists() or path.read_text() != text:
+                stale.append(str(path.relative_to(ROOT)))
+        else:
+            path.write_text(text)
+    if stale:
+        sys.exit("stale generated files (run `make gen`): " + ", ".join(stale))
+
+
+if __name__ == "__main__":
+    main()
