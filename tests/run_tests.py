@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""The canopy test suite: builds what it needs, runs every test under a time limit.
+
+    python3 tests/run_tests.py [--list] [--only SUBSTRING] [--stress]
+
+Tests are declared in TESTS below: a name, the make targets it needs built first, and the
+command that runs it (exit 0 = pass). Builds run one at a time (each uses both cores);
+the summary line at the end is 'N passed, N failed'. `--stress` adds the long runs
+(`make stress`), which are kept out of the default suite to keep it well under 20 minutes
+on two cores.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def fabric(torus, latency=1):
+    return f"build/sim/{torus}-L{latency}/canopy-fabric"
+
+
+def fabric_make(torus, latency=1):
+    return f"{fabric(torus, latency)} TORUS={torus} LINK_LATENCY={latency}"
+
+
+class Test:
+    def __init__(self, name, cmd, build=(), timeout=600, stress=False):
+        self.name, self.cmd, self.build = name, cmd, list(build)
+        self.timeout, self.stress = timeout, stress
+
+
+def declare():
+    t = [
+        Test("gen-check", "python3 tools/gen_packet.py --check"),
+        Test("lint", "make --no-print-directory lint"),
+        Test("synth-check", "make --no-print-directory synth-check", timeout=900),
+        Test("unit", "make --no-print-directory unit-tests", timeout=900),
+    ]
+    # Every node to every other node, payload byte-exact and in order per pair.
+    for torus in ("4", "2x2", "3x3", "4x4", "2x2x2"):
+        t.append(Test(f"fabric-{torus}-allpairs", f"{fabric(torus)} allpairs", [fabric_make(torus)]))
+        t.append(Test(f"fabric-{torus}-malformed", f"{fabric(torus)} malformed", [fabric_make(torus)]))
+    # Full injection rate, >= 100k flits, scoreboarded.
+    for torus in ("3x3", "4x4", "2x2x2"):
+        t.append(Test(f"fabric-{torus}-uniform", f"{fabric(torus)} uniform --flits 100000",
+                      [fabric_make(torus)]))
+        t.append(Test(f"fabric-{torus}-hotspot", f"{fabric(torus)} hotspot --flits 100000",
+                      [fabric_make(torus)]))
+    # Long links: credits must cover the round trip; nothing else may change.
+    t.append(Test("fabric-3x3-L6-allpairs", f"{fabric('3x3', 6)} allpairs --rounds 2",
+                  [fabric_make("3x3", 6)]))
+    t.append(Test("fabric-3x3-L6-uniform", f"{fabric('3x3', 6)} uniform --flits 100000",
+                  [fabric_make("3x3", 6)]))
+    # Stress: larger fabrics, more traffic, more seeds.
+    for seed in range(1, 6):
+        t.append(Test(f"stress-4x4-uniform-seed{seed}",
+                      f"{fabric('4x4')} uniform --flits 1000000 --seed {seed}",
+                      [fabric_make("4x4")], timeout=1800, stress=True))
+    t.append(Test("stress-4x4x4-uniform", f"{fabric('4x4x4')} uniform --flits 1000000",
+                  [fabric_make("4x4x4")], timeout=3600, stress=True))
+    t.append(Test("stress-4x4x4-hotspot", f"{fabric('4x4x4')} hotspot --flits 500000",
+                  [fabric_make("4x4x4")], timeout=3600, stress=True))
+    t.append(Test("stress-4x4x4-allpairs", f"{fabric('4x4x4')} allpairs",
+                  [fabric_make("4x4x4")], timeout=3600, stress=True))
+    return t
+
+
+def run(cmd, timeout):
+    start = time.monotonic()
+    try:
+        p = subprocess.run(cmd, shell=True, cwd=ROOT, timeout=timeout,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        return p.returncode, p.stdout, time.monotonic() - start
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        return -1, out + f"\nTIMEOUT after {timeout} s (watchdog)\n", time.monotonic() - start
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--list", action="store_true", help="list the tests and exit")
+    ap.add_argument("--only", default="", help="run only tests whose name contains this")
+    ap.add_argument("--stress", action="store_true", help="include the long stress runs")
+    args = ap.parse_args()
+
+    tests = [t for t in declare() if (args.stress or not t.stress) and args.only in t.name]
+    if args.list:
+        for t in tests:
+            print(f"{t.name:32} {t.cmd}")
+        return 0
+
+    passed, failed = 0, []
+    built = {}
+    for t in tests:
+        ok, out = True, ""
+        for b in t.build:
+            if b not in built:
+                print(f"  building {b.split()[0]} ...", flush=True)
+                rc, bout, secs = run(f"make --no-print-directory {b}", 1800)
+                built[b] = rc == 0
+                if rc != 0:
+                    out += bout
+            ok = ok and built[b]
+        if ok:
+            rc, rout, secs = run(t.cmd, t.timeout)
+            ok, out = rc == 0, out + rout
+        else:
+            secs = 0.0
+        if ok:
+            passed += 1
+            print(f"PASS {t.name} ({secs:.1f} s)", flush=True)
+        else:
+            failed.append(t.name)
+            print(f"FAIL {t.name}", flush=True)
+            print("\n".join("    " + line for line in out.strip().splitlines()[-30:]), flush=True)
+    if failed:
+        print("failed: " + ", ".join(failed))
+    print(f"{passed} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
