@@ -38,7 +38,7 @@ module canopy_hdr_check #(
   assign hdr = canopy_pkg::hdr_t'({{canopy_pkg::WordBits{1'b0}}, word0_i});
 
   // Types this router implements. Reserved types are refused until their unit exists.
-  assign bad_type_o = hdr.ptype != canopy_pkg::PKT_PUT;
+  assign bad_type_o = hdr.ptype != canopy_pkg::PKT_PUT && hdr.ptype != canopy_pkg::PKT_ACK;
 
   always_comb begin
     bad_dst_o = 1'b0;

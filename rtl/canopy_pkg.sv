@@ -30,7 +30,8 @@ package canopy_pkg;
     PKT_BCAST = 4'd2,  // broadcast travelling down a tree (reserved: collective subnet)
     PKT_BCAST_REQ = 4'd3,  // broadcast request travelling up to the tree root (reserved: collective subnet)
     PKT_REDUCE = 4'd4,  // reduce contribution travelling up a tree (reserved: reduce engines)
-    PKT_CONFIG = 4'd5  // configuration packet (Mini Packet) writing a router table (reserved: fabric manager)
+    PKT_CONFIG = 4'd5,  // configuration packet (Mini Packet) writing a router table (reserved: fabric manager)
+    PKT_ACK = 4'd6  // acknowledgement of puts: `offset` bits 19..0 count completed puts, bits 39..20 refused ones
   } pkt_type_e;
 
   typedef enum logic [2:0] {
@@ -48,6 +49,10 @@ package canopy_pkg;
     DT_F64 = 3'd5
   } dtype_e;
 
+  // Bits of the header's flags field.
+  localparam int unsigned FlagAckReq = 0;  // PUT: the target acknowledges the put once its data is in memory
+  localparam int unsigned FlagNotify = 1;  // PUT: the target also reports the arrival in its ejection ring
+
   // The header as one 128-bit value: word 1 in bits [127:64], word 0 in [63:0].
   typedef struct packed {
     logic [4:0]      rsvd1_0;
@@ -61,7 +66,7 @@ package canopy_pkg;
     logic [8:0]      len;  // payload length in bytes, 0..max_payload_bytes; fixes the packet's flit count
     coords_t         src;  // source coordinates
     coords_t         dst;  // destination coordinates; coordinates of dimensions the torus lacks must be 0
-    logic [3:0]      flags;  // reserved for collective variants (for example allreduce against reduce); sent as 0
+    logic [3:0]      flags;  // per-type flags (table below); unassigned bits are sent as 0
     logic [3:0]      ptype;  // packet type (table above)
   } hdr_t;
 

@@ -7,11 +7,11 @@ bit-field document. Run with --check to verify the committed copies are current
 (the test suite does); without it the files are rewritten.
 """
 import argparse
-import pathlib
 import sys
 import tomllib
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from gen_common import ROOT, camel, emit
+
 SPEC = ROOT / "spec" / "packet.toml"
 BANNER = "generated from spec/packet.toml by tools/gen_packet.py; do not edit"
 
@@ -50,10 +50,6 @@ def word_layout(spec, fmt, word):
     return out
 
 
-def camel(name):
-    return "".join(p.capitalize() for p in name.lower().split("_"))
-
-
 def gen_sv(spec, fmt, words):
     L = [f"// {BANNER}.",
          "//",
@@ -89,6 +85,10 @@ def gen_sv(spec, fmt, words):
             L.append(f"    {pre}_{t['name']} = {width}'d{t['value']}{sep}{desc}")
         L.append(f"  }} {kind}_e;")
         L.append("")
+    L.append("  // Bits of the header's flags field.")
+    for fl in spec["flags"]:
+        L.append(f"  localparam int unsigned Flag{camel(fl['name'])} = {fl['bit']};  // {fl['desc']}")
+    L.append("")
     L.append("  // The header as one 128-bit value: word 1 in bits [127:64], word 0 in [63:0].")
     L.append("  typedef struct packed {")
     for w in reversed(range(words)):
@@ -129,6 +129,9 @@ def gen_c(spec, fmt, words):
             L.append(f"    {pre}{t['name']} = {t['value']},{desc}")
         L.append("};")
         L.append("")
+    for fl in spec["flags"]:
+        L.append(f"#define CANOPY_FLAG_{fl['name']} (1u << {fl['bit']}) /* {fl['desc']} */")
+    L.append("")
     for f in spec["fields"]:
         n = f["name"].upper()
         L.append(f"/* {f['desc']} */")
@@ -211,7 +214,9 @@ def gen_md(spec, fmt, words):
           "## Packet types", "", "| value | name | meaning |", "|---|---|---|"]
     for t in spec["types"]:
         L.append(f"| {t['value']} | `{t['name']}` | {t['desc']} |")
-    L += ["", "Values 6..15 are unassigned. A router drops a packet whose type it does not",
+    L += ["", "## Flags", "", "| bit | name | meaning |", "|---|---|---|"]
+    L += [f"| {fl['bit']} | `{fl['name']}` | {fl['desc']} |" for fl in spec["flags"]]
+    L += ["", "Values 7..15 of `ptype` are unassigned. A router drops a packet whose type it does not",
           "implement and counts it (`bad type`); it is never forwarded.", "",
           "## Reduce operations and element types", "",
           "| op | value |", "|---|---|"]
@@ -246,15 +251,7 @@ def main():
         ROOT / "driver" / "include" / "canopy_packet.h": gen_c(spec, fmt, words),
         ROOT / "docs" / "packet-format.md": gen_md(spec, fmt, words),
     }
-    stale = []
-    for path, text in outputs.items():
-        if args.check:
-            if not path.exists() or path.read_text() != text:
-                stale.append(str(path.relative_to(ROOT)))
-        else:
-            path.write_text(text)
-    if stale:
-        sys.exit("stale generated files (run `make gen`): " + ", ".join(stale))
+    emit(outputs, args.check)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ enum {
     CANOPY_PKT_BCAST_REQ = 3, /* broadcast request travelling up to the tree root (reserved: collective subnet) */
     CANOPY_PKT_REDUCE = 4, /* reduce contribution travelling up a tree (reserved: reduce engines) */
     CANOPY_PKT_CONFIG = 5, /* configuration packet (Mini Packet) writing a router table (reserved: fabric manager) */
+    CANOPY_PKT_ACK = 6, /* acknowledgement of puts: `offset` bits 19..0 count completed puts, bits 39..20 refused ones */
 };
 
 enum {
@@ -43,11 +44,14 @@ enum {
     CANOPY_DT_F64 = 5,
 };
 
+#define CANOPY_FLAG_ACK_REQ (1u << 0) /* PUT: the target acknowledges the put once its data is in memory */
+#define CANOPY_FLAG_NOTIFY (1u << 1) /* PUT: the target also reports the arrival in its ejection ring */
+
 /* packet type (table above) */
 #define CANOPY_HDR_PTYPE_WORD 0u
 #define CANOPY_HDR_PTYPE_LSB 0u
 #define CANOPY_HDR_PTYPE_WIDTH 4u
-/* reserved for collective variants (for example allreduce against reduce); sent as 0 */
+/* per-type flags (table below); unassigned bits are sent as 0 */
 #define CANOPY_HDR_FLAGS_WORD 0u
 #define CANOPY_HDR_FLAGS_LSB 4u
 #define CANOPY_HDR_FLAGS_WIDTH 4u
