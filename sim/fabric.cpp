@@ -4,10 +4,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
-#include <type_traits>
 
 #include "Vcanopy_torus_fabric.h"
 #include "verilated.h"
+#include "vl_bits.hpp"
 #ifdef CANOPY_TRACE
 #include "verilated_fst_c.h"
 #else
@@ -25,55 +25,7 @@ public:
 
 namespace canopy {
 
-// ------------------------------------------------------------------ signal access
-// Verilator maps a packed port to CData/SData/IData/QData (<= 64 bits) or VlWide (32-bit
-// words). These read and write a bit field of either kind.
 namespace {
-
-template <typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
-uint64_t get_bits(const T &sig, unsigned lsb, unsigned width) {
-    uint64_t v = static_cast<uint64_t>(sig) >> lsb;
-    return width >= 64 ? v : v & ((uint64_t{1} << width) - 1);
-}
-
-template <typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
-void put_bits(T &sig, unsigned lsb, unsigned width, uint64_t v) {
-    uint64_t mask = (width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1) << lsb;
-    uint64_t cur = static_cast<uint64_t>(sig);
-    sig = static_cast<T>((cur & ~mask) | ((v << lsb) & mask));
-}
-
-template <std::size_t N>
-uint64_t get_bits(const VlWide<N> &sig, unsigned lsb, unsigned width) {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < width; ++i) {
-        unsigned b = lsb + i;
-        v |= static_cast<uint64_t>((sig[b / 32] >> (b % 32)) & 1u) << i;
-    }
-    return v;
-}
-
-template <std::size_t N>
-void put_bits(VlWide<N> &sig, unsigned lsb, unsigned width, uint64_t v) {
-    for (unsigned i = 0; i < width; ++i) {
-        unsigned b = lsb + i;
-        uint32_t bit = (v >> i) & 1u;
-        sig[b / 32] = (sig[b / 32] & ~(1u << (b % 32))) | (bit << (b % 32));
-    }
-}
-
-// Whole 64-bit words are the common case for flits; do them a word pair at a time.
-template <std::size_t N>
-uint64_t get_word(const VlWide<N> &sig, unsigned word) {
-    return static_cast<uint64_t>(sig[2 * word]) | (static_cast<uint64_t>(sig[2 * word + 1]) << 32);
-}
-template <std::size_t N>
-void put_word(VlWide<N> &sig, unsigned word, uint64_t v) {
-    sig[2 * word] = static_cast<uint32_t>(v);
-    sig[2 * word + 1] = static_cast<uint32_t>(v >> 32);
-}
-uint64_t get_word(const QData &sig, unsigned) { return sig; }
-void put_word(QData &sig, unsigned, uint64_t v) { sig = v; }
 
 constexpr unsigned kVcBits = CANOPY_NUM_VCS > 1 ? __builtin_ctz(CANOPY_NUM_VCS) : 1;
 constexpr unsigned kFlitWords = CANOPY_FLIT_BITS / 64;
@@ -281,7 +233,7 @@ void Fabric::drive_inputs() {
         put_bits(model_->inj_valid_i, i, 1, send);
         if (send) {
             const InjFlit &f = n.inj.front();
-            for (unsigned w = 0; w < kFlitWords; ++w) put_word(model_->inj_flit_i, i * kFlitWords + w, f.data[w]);
+            for (unsigned w = 0; w < kFlitWords; ++w) put_bits(model_->inj_flit_i, 64 * (i * kFlitWords + w), 64, f.data[w]);
             put_bits(model_->inj_last_i, i, 1, f.last);
             put_bits(model_->inj_vc_i, i * kVcBits, kVcBits, f.vc);
             --n.inj_credits[f.vc];
@@ -316,7 +268,7 @@ void Fabric::sample_outputs() {
         if (get_bits(model_->ej_valid_o, i, 1)) {
             unsigned vc = static_cast<unsigned>(get_bits(model_->ej_vc_o, i * kVcBits, kVcBits));
             Flit f(kFlitWords);
-            for (unsigned w = 0; w < kFlitWords; ++w) f[w] = get_word(model_->ej_flit_o, i * kFlitWords + w);
+            for (unsigned w = 0; w < kFlitWords; ++w) f[w] = get_bits(model_->ej_flit_o, 64 * (i * kFlitWords + w), 64);
             if (n.ej_buf[vc].size() >= CANOPY_EJECT_CREDITS) {
                 throw std::runtime_error("node " + std::to_string(i) + ": router ejected without credit");
             }

@@ -24,8 +24,8 @@ sim_dir     = build/sim/$(call sim_config,$(1))
 sim_bin     = $(call sim_dir,$(1))/canopy-fabric
 
 SIM_CXX_SRCS := sim/fabric.cpp sim/scoreboard.cpp sim/fabric_main.cpp
-SIM_HDRS     := sim/fabric.hpp sim/scoreboard.hpp driver/include/canopy_packet.h
-SIM_SV_TOP   := sim/canopy_torus_fabric.sv
+SIM_HDRS     := sim/fabric.hpp sim/scoreboard.hpp sim/vl_bits.hpp driver/include/canopy_packet.h
+SIM_SV_TOP   := sim/canopy_torus_links.sv sim/canopy_torus_fabric.sv
 
 # $(call sim_verilate,TORUS): the Verilator command for one configuration.
 define sim_verilate
@@ -54,3 +54,38 @@ build/sim/%/canopy-fabric: $(RTL_SRCS) $(SIM_SV_TOP) $(SIM_CXX_SRCS) $(SIM_HDRS)
 
 .PHONY: sim
 sim: $(call sim_bin,$(TORUS))
+
+# ---------------------------------------------------------------- co-simulation
+#   make cosim TORUS=3x3   builds build/cosim/<config>/canopy-cosim (whole nodes + PCIe model)
+COSIM_SV_TOP   := sim/canopy_torus_links.sv sim/canopy_node_fabric.sv
+COSIM_CXX_SRCS := sim/cosim/cosim_main.cpp sim/cosim/pcie_host.cpp
+COSIM_HDRS     := sim/cosim/pcie_host.hpp sim/vl_bits.hpp sim/include/canopy_cosim.h driver/include/canopy.h
+cosim_dir       = build/cosim/$(call sim_config,$(1))
+cosim_bin       = $(call cosim_dir,$(1))/canopy-cosim
+BUILD_GIT      := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 0)
+BUILD_DATE     := $(shell date -u +%Y%m%d)
+
+define cosim_verilate
+	@mkdir -p $(call cosim_dir,$(1))
+	@echo "  VERILATE cosim $(call sim_config,$(1))"
+	verilator --cc --exe --build -j 2 -Wall --assert -Irtl \
+	  --top-module canopy_node_fabric --Mdir $(call cosim_dir,$(1))/obj -o ../canopy-cosim \
+	  -GNumDims=$(call sim_ndims,$(1)) \
+	  -GSizeX=$(call sim_size,$(1),1) -GSizeY=$(call sim_size,$(1),2) \
+	  -GSizeZ=$(call sim_size,$(1),3) -GSizeW=$(call sim_size,$(1),4) \
+	  -GLinkLatency=$(LINK_LATENCY) -GBuildGit=32\'h$(BUILD_GIT) -GBuildDate=32\'h$(BUILD_DATE) \
+	  -CFLAGS "-O2 -std=c++17 -I$(CURDIR)/sim -I$(CURDIR)/sim/cosim -I$(CURDIR)/sim/include -I$(CURDIR)/driver/include" \
+	  -CFLAGS "-DCANOPY_NDIMS=$(call sim_ndims,$(1)) -DCANOPY_SIZE_X=$(call sim_size,$(1),1)" \
+	  -CFLAGS "-DCANOPY_SIZE_Y=$(call sim_size,$(1),2) -DCANOPY_SIZE_Z=$(call sim_size,$(1),3)" \
+	  -CFLAGS "-DCANOPY_SIZE_W=$(call sim_size,$(1),4)" \
+	  -CFLAGS "-DCANOPY_NODES=$$(( $(call sim_size,$(1),1) * $(call sim_size,$(1),2) * $(call sim_size,$(1),3) * $(call sim_size,$(1),4) ))" \
+	  -LDFLAGS "-lrt -lpthread" \
+	  $(RTL_SRCS) $(COSIM_SV_TOP) $(addprefix $(CURDIR)/,$(COSIM_CXX_SRCS)) > $(call cosim_dir,$(1))/build.log 2>&1 \
+	  || { tail -n 40 $(call cosim_dir,$(1))/build.log; exit 1; }
+endef
+
+build/cosim/%/canopy-cosim: $(RTL_SRCS) $(COSIM_SV_TOP) $(COSIM_CXX_SRCS) $(COSIM_HDRS) | deps-sim
+	$(call cosim_verilate,$(firstword $(subst -, ,$*)))
+
+.PHONY: cosim
+cosim: $(call cosim_bin,$(TORUS))
