@@ -1,0 +1,169 @@
+/* generated from spec/regmap.toml by tools/gen_regmap.py; do not edit. */
+/* canopy_regs.h: BAR0 register offsets and fields of the canopy host interface. */
+#ifndef CANOPY_REGS_H
+#define CANOPY_REGS_H
+
+#include <stdint.h>
+
+#define CANOPY_CSR_BYTES 0x1000u
+#define CANOPY_INJ_WINDOW_OFFSET 0x8000u
+#define CANOPY_BAR0_BYTES 0x10000u
+#define CANOPY_MAGIC 0x43504E59u
+#define CANOPY_BLOCK_TYPE 1u
+#define CANOPY_VERSION_MAJOR 1u
+#define CANOPY_VERSION_MINOR 0u
+
+/* identifies the block: magic, type and version, so a driver can tell it found canopy (ro) */
+#define CANOPY_REG_ID 0x000u
+#define CANOPY_ID_MAGIC_LSB 0u
+#define CANOPY_ID_MAGIC_WIDTH 32u
+#define CANOPY_ID_TYPE_LSB 32u
+#define CANOPY_ID_TYPE_WIDTH 8u
+#define CANOPY_ID_MINOR_LSB 48u
+#define CANOPY_ID_MINOR_WIDTH 8u
+#define CANOPY_ID_MAJOR_LSB 56u
+#define CANOPY_ID_MAJOR_WIDTH 8u
+/* build identity of the bitstream or simulation (ro) */
+#define CANOPY_REG_BUILD 0x008u
+#define CANOPY_BUILD_GIT_LSB 0u
+#define CANOPY_BUILD_GIT_WIDTH 32u
+#define CANOPY_BUILD_DATE_LSB 32u
+#define CANOPY_BUILD_DATE_WIDTH 32u
+/* capabilities of this build (ro) */
+#define CANOPY_REG_CAPS 0x010u
+#define CANOPY_CAPS_TREES_LSB 0u
+#define CANOPY_CAPS_TREES_WIDTH 8u
+#define CANOPY_CAPS_REDUCE_IDS_LSB 8u
+#define CANOPY_CAPS_REDUCE_IDS_WIDTH 8u
+#define CANOPY_CAPS_OPS_LSB 16u
+#define CANOPY_CAPS_OPS_WIDTH 8u
+#define CANOPY_CAPS_DTYPES_LSB 24u
+#define CANOPY_CAPS_DTYPES_WIDTH 8u
+#define CANOPY_CAPS_MAX_PAYLOAD_LSB 32u
+#define CANOPY_CAPS_MAX_PAYLOAD_WIDTH 16u
+#define CANOPY_CAPS_FLIT_BITS_LSB 48u
+#define CANOPY_CAPS_FLIT_BITS_WIDTH 10u
+#define CANOPY_CAPS_VCS_LSB 58u
+#define CANOPY_CAPS_VCS_WIDTH 6u
+/* sizes of the device-side rings (ro) */
+#define CANOPY_REG_RINGS 0x018u
+#define CANOPY_RINGS_INJ_WORDS_LSB 0u
+#define CANOPY_RINGS_INJ_WORDS_WIDTH 32u
+#define CANOPY_RINGS_EJ_ENTRY_BYTES_LSB 32u
+#define CANOPY_RINGS_EJ_ENTRY_BYTES_WIDTH 16u
+#define CANOPY_RINGS_WB_BYTES_LSB 48u
+#define CANOPY_RINGS_WB_BYTES_WIDTH 16u
+/* where this node sits: its coordinates and the torus size (ro) */
+#define CANOPY_REG_TOPO 0x020u
+#define CANOPY_TOPO_COORDS_LSB 0u
+#define CANOPY_TOPO_COORDS_WIDTH 16u
+#define CANOPY_TOPO_SIZES_LSB 16u
+#define CANOPY_TOPO_SIZES_WIDTH 20u
+#define CANOPY_TOPO_NDIMS_LSB 36u
+#define CANOPY_TOPO_NDIMS_WIDTH 3u
+/* live state (ro) */
+#define CANOPY_REG_STATUS 0x028u
+#define CANOPY_STATUS_WIN_VALID_LSB 0u
+#define CANOPY_STATUS_WIN_VALID_WIDTH 1u
+#define CANOPY_STATUS_EJ_VALID_LSB 1u
+#define CANOPY_STATUS_EJ_VALID_WIDTH 1u
+#define CANOPY_STATUS_WB_VALID_LSB 2u
+#define CANOPY_STATUS_WB_VALID_WIDTH 1u
+#define CANOPY_STATUS_INJ_BUSY_LSB 3u
+#define CANOPY_STATUS_INJ_BUSY_WIDTH 1u
+#define CANOPY_STATUS_EJ_FULL_LSB 4u
+#define CANOPY_STATUS_EJ_FULL_WIDTH 1u
+/* bus address of the host DMA window (8-byte aligned); remote writes land at WIN_BASE + offset (rw) */
+#define CANOPY_REG_WIN_BASE 0x040u
+/* bytes in the DMA window; 0 = no window (every arriving write is refused) (rw) */
+#define CANOPY_REG_WIN_SIZE 0x048u
+/* bus address of the ejection ring (entry-aligned) (rw) */
+#define CANOPY_REG_EJ_BASE 0x050u
+/* entries in the ejection ring, a power of two; 0 = no ring (arrivals needing one are refused) (rw) */
+#define CANOPY_REG_EJ_ENTRIES 0x058u
+/* host's ejection ring consumer count (free-running): entries up to here may be reused (wo_pulse) */
+#define CANOPY_REG_EJ_HEAD 0x060u
+/* bus address of the status writeback block (64-byte aligned); 0 = no writeback (rw) */
+#define CANOPY_REG_WB_BASE 0x068u
+/* doorbell: host's injection ring producer count in words (free-running) (wo_pulse) */
+#define CANOPY_REG_INJ_TAIL 0x070u
+/* device's injection ring consumer count in words (free-running); also written back (ro) */
+#define CANOPY_REG_INJ_HEAD 0x078u
+/* packets refused by the router: type not implemented (ro) */
+#define CANOPY_REG_ERR_BAD_TYPE 0x100u
+/* packets refused by the router: destination outside the torus (ro) */
+#define CANOPY_REG_ERR_BAD_DST 0x108u
+/* packets refused by the router: length field and tail disagree, or len too large (ro) */
+#define CANOPY_REG_ERR_BAD_LEN 0x110u
+/* arriving writes refused: outside the registered DMA window (nothing written) (ro) */
+#define CANOPY_REG_ERR_DMA_BOUNDS 0x118u
+/* injection descriptors refused: zero or too many flits, or running past the tail (ro) */
+#define CANOPY_REG_ERR_INJ_DESC 0x120u
+/* injection window writes refused: outside the free part of the ring (never overwrites) (ro) */
+#define CANOPY_REG_ERR_INJ_WRITE 0x128u
+/* doorbells refused: INJ_TAIL beyond the ring or backwards, EJ_HEAD beyond the tail (ro) */
+#define CANOPY_REG_ERR_DOORBELL 0x130u
+/* CSR accesses refused: unmapped offset, or a write to a read-only register (ro) */
+#define CANOPY_REG_ERR_CSR 0x138u
+/* arrivals refused because no ejection ring is registered (ro) */
+#define CANOPY_REG_ERR_EJ_NORING 0x140u
+/* packets this node injected into the fabric (ro) */
+#define CANOPY_REG_TX_PKTS 0x180u
+/* flits this node injected into the fabric (ro) */
+#define CANOPY_REG_TX_FLITS 0x188u
+/* packets the fabric delivered to this node (ro) */
+#define CANOPY_REG_RX_PKTS 0x190u
+/* flits the fabric delivered to this node (ro) */
+#define CANOPY_REG_RX_FLITS 0x198u
+/* remote writes completed into the DMA window (ro) */
+#define CANOPY_REG_RX_PUTS 0x1A0u
+/* this node's puts acknowledged by their targets, refused ones included (also written back) (ro) */
+#define CANOPY_REG_PUTS_ACKED 0x1A8u
+/* this node's puts refused by their targets, a subset of PUTS_ACKED (also written back) (ro) */
+#define CANOPY_REG_PUTS_FAILED 0x1B0u
+
+/* Extract a field: CANOPY_FIELD(value, ID, MAGIC). */
+#define CANOPY_FIELD(v, reg, field) \
+    (((uint64_t)(v) >> CANOPY_##reg##_##field##_LSB) & \
+     ((CANOPY_##reg##_##field##_WIDTH >= 64u) ? ~(uint64_t)0 \
+      : (((uint64_t)1 << CANOPY_##reg##_##field##_WIDTH) - 1u)))
+
+/* Register names by offset, for diagnostics; NULL for an unmapped offset. */
+static inline const char *canopy_reg_name(uint32_t offset)
+{
+    switch (offset) {
+    case CANOPY_REG_ID: return "ID";
+    case CANOPY_REG_BUILD: return "BUILD";
+    case CANOPY_REG_CAPS: return "CAPS";
+    case CANOPY_REG_RINGS: return "RINGS";
+    case CANOPY_REG_TOPO: return "TOPO";
+    case CANOPY_REG_STATUS: return "STATUS";
+    case CANOPY_REG_WIN_BASE: return "WIN_BASE";
+    case CANOPY_REG_WIN_SIZE: return "WIN_SIZE";
+    case CANOPY_REG_EJ_BASE: return "EJ_BASE";
+    case CANOPY_REG_EJ_ENTRIES: return "EJ_ENTRIES";
+    case CANOPY_REG_EJ_HEAD: return "EJ_HEAD";
+    case CANOPY_REG_WB_BASE: return "WB_BASE";
+    case CANOPY_REG_INJ_TAIL: return "INJ_TAIL";
+    case CANOPY_REG_INJ_HEAD: return "INJ_HEAD";
+    case CANOPY_REG_ERR_BAD_TYPE: return "ERR_BAD_TYPE";
+    case CANOPY_REG_ERR_BAD_DST: return "ERR_BAD_DST";
+    case CANOPY_REG_ERR_BAD_LEN: return "ERR_BAD_LEN";
+    case CANOPY_REG_ERR_DMA_BOUNDS: return "ERR_DMA_BOUNDS";
+    case CANOPY_REG_ERR_INJ_DESC: return "ERR_INJ_DESC";
+    case CANOPY_REG_ERR_INJ_WRITE: return "ERR_INJ_WRITE";
+    case CANOPY_REG_ERR_DOORBELL: return "ERR_DOORBELL";
+    case CANOPY_REG_ERR_CSR: return "ERR_CSR";
+    case CANOPY_REG_ERR_EJ_NORING: return "ERR_EJ_NORING";
+    case CANOPY_REG_TX_PKTS: return "TX_PKTS";
+    case CANOPY_REG_TX_FLITS: return "TX_FLITS";
+    case CANOPY_REG_RX_PKTS: return "RX_PKTS";
+    case CANOPY_REG_RX_FLITS: return "RX_FLITS";
+    case CANOPY_REG_RX_PUTS: return "RX_PUTS";
+    case CANOPY_REG_PUTS_ACKED: return "PUTS_ACKED";
+    case CANOPY_REG_PUTS_FAILED: return "PUTS_FAILED";
+    default: return (const char *)0;
+    }
+}
+
+#endif /* CANOPY_REGS_H */

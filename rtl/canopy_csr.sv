@@ -1,0 +1,199 @@
+// generated from spec/regmap.toml by tools/gen_regmap.py; do not edit.
+//
+// canopy_csr: the host interface's register file: storage for rw registers, strobes
+// for doorbells, and the read multiplexer over everything.
+//
+// Interface contract
+//   - One access port, driven by the AXI slave: wr_i with a byte address, 64-bit data
+//     and byte strobes; rd_i with a byte address. Reads return rd_data_o the next
+//     cycle (registered). Both may happen in the same cycle.
+//   - <reg>_i: the value the hardware shows in a read-only register.
+//   - <reg>_o: an rw register's stored value (reset 0), or a doorbell's last value;
+//     <reg>_we_o: one-cycle strobe when a doorbell is written.
+//   - err_o: one-cycle pulse for a refused access (unmapped offset, write to a
+//     read-only register); the access itself is ignored and reads return 0.
+`default_nettype none
+
+module canopy_csr (
+  input  wire logic        clk_i,
+  input  wire logic        rst_i,
+  input  wire logic        wr_i,
+  input  wire logic [11:0] wr_addr_i,
+  input  wire logic [63:0] wr_data_i,
+  input  wire logic [7:0]  wr_strb_i,
+  input  wire logic        rd_i,
+  input  wire logic [11:0] rd_addr_i,
+  output logic      [63:0] rd_data_o,
+  output logic             err_o,
+  input  wire logic [63:0] id_i,
+  input  wire logic [63:0] build_i,
+  input  wire logic [63:0] caps_i,
+  input  wire logic [63:0] rings_i,
+  input  wire logic [63:0] topo_i,
+  input  wire logic [63:0] status_i,
+  output logic      [63:0] win_base_o,
+  output logic      [63:0] win_size_o,
+  output logic      [63:0] ej_base_o,
+  output logic      [63:0] ej_entries_o,
+  output logic      [63:0] ej_head_o,
+  output logic             ej_head_we_o,
+  output logic      [63:0] wb_base_o,
+  output logic      [63:0] inj_tail_o,
+  output logic             inj_tail_we_o,
+  input  wire logic [63:0] inj_head_i,
+  input  wire logic [63:0] err_bad_type_i,
+  input  wire logic [63:0] err_bad_dst_i,
+  input  wire logic [63:0] err_bad_len_i,
+  input  wire logic [63:0] err_dma_bounds_i,
+  input  wire logic [63:0] err_inj_desc_i,
+  input  wire logic [63:0] err_inj_write_i,
+  input  wire logic [63:0] err_doorbell_i,
+  input  wire logic [63:0] err_csr_i,
+  input  wire logic [63:0] err_ej_noring_i,
+  input  wire logic [63:0] tx_pkts_i,
+  input  wire logic [63:0] tx_flits_i,
+  input  wire logic [63:0] rx_pkts_i,
+  input  wire logic [63:0] rx_flits_i,
+  input  wire logic [63:0] rx_puts_i,
+  input  wire logic [63:0] puts_acked_i,
+  input  wire logic [63:0] puts_failed_i
+);
+  // Byte-strobe merge of a write into a stored value.
+  function automatic logic [63:0] merge(input logic [63:0] old, input logic [63:0] data,
+                                        input logic [7:0] strb);
+    for (int unsigned b = 0; b < 8; b++) begin
+      merge[8*b +: 8] = strb[b] ? data[8*b +: 8] : old[8*b +: 8];
+    end
+  endfunction
+
+  logic wr_hit, wr_ro, rd_hit;
+  logic [63:0] win_base_q;
+  logic [63:0] win_size_q;
+  logic [63:0] ej_base_q;
+  logic [63:0] ej_entries_q;
+  logic [63:0] ej_head_q;
+  logic [63:0] wb_base_q;
+  logic [63:0] inj_tail_q;
+
+  always_comb begin
+    wr_hit = 1'b0;
+    wr_ro  = 1'b0;
+    unique case (wr_addr_i)
+      12'h000: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h008: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h010: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h018: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h020: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h028: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h040: begin wr_hit = 1'b1; wr_ro = 1'b0; end
+      12'h048: begin wr_hit = 1'b1; wr_ro = 1'b0; end
+      12'h050: begin wr_hit = 1'b1; wr_ro = 1'b0; end
+      12'h058: begin wr_hit = 1'b1; wr_ro = 1'b0; end
+      12'h060: begin wr_hit = 1'b1; wr_ro = 1'b0; end
+      12'h068: begin wr_hit = 1'b1; wr_ro = 1'b0; end
+      12'h070: begin wr_hit = 1'b1; wr_ro = 1'b0; end
+      12'h078: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h100: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h108: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h110: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h118: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h120: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h128: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h130: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h138: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h140: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h180: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h188: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h190: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h198: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h1A0: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h1A8: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h1B0: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      default: ;
+    endcase
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      win_base_q <= '0;
+      win_size_q <= '0;
+      ej_base_q <= '0;
+      ej_entries_q <= '0;
+      ej_head_q <= '0;
+      wb_base_q <= '0;
+      inj_tail_q <= '0;
+    end else if (wr_i) begin
+      unique case (wr_addr_i)
+        12'h040: win_base_q <= merge(win_base_q, wr_data_i, wr_strb_i);
+        12'h048: win_size_q <= merge(win_size_q, wr_data_i, wr_strb_i);
+        12'h050: ej_base_q <= merge(ej_base_q, wr_data_i, wr_strb_i);
+        12'h058: ej_entries_q <= merge(ej_entries_q, wr_data_i, wr_strb_i);
+        12'h060: ej_head_q <= merge(ej_head_q, wr_data_i, wr_strb_i);
+        12'h068: wb_base_q <= merge(wb_base_q, wr_data_i, wr_strb_i);
+        12'h070: inj_tail_q <= merge(inj_tail_q, wr_data_i, wr_strb_i);
+        default: ;
+      endcase
+    end
+  end
+
+  assign win_base_o = win_base_q;
+  assign win_size_o = win_size_q;
+  assign ej_base_o = ej_base_q;
+  assign ej_entries_o = ej_entries_q;
+  assign ej_head_o = ej_head_q;
+  assign ej_head_we_o = wr_i && wr_addr_i == 12'h060 && wr_strb_i[0];
+  assign wb_base_o = wb_base_q;
+  assign inj_tail_o = inj_tail_q;
+  assign inj_tail_we_o = wr_i && wr_addr_i == 12'h070 && wr_strb_i[0];
+
+  logic [63:0] rd_mux;
+  always_comb begin
+    rd_mux = '0;
+    rd_hit = 1'b0;
+    unique case (rd_addr_i)
+      12'h000: begin rd_mux = id_i; rd_hit = 1'b1; end
+      12'h008: begin rd_mux = build_i; rd_hit = 1'b1; end
+      12'h010: begin rd_mux = caps_i; rd_hit = 1'b1; end
+      12'h018: begin rd_mux = rings_i; rd_hit = 1'b1; end
+      12'h020: begin rd_mux = topo_i; rd_hit = 1'b1; end
+      12'h028: begin rd_mux = status_i; rd_hit = 1'b1; end
+      12'h040: begin rd_mux = win_base_q; rd_hit = 1'b1; end
+      12'h048: begin rd_mux = win_size_q; rd_hit = 1'b1; end
+      12'h050: begin rd_mux = ej_base_q; rd_hit = 1'b1; end
+      12'h058: begin rd_mux = ej_entries_q; rd_hit = 1'b1; end
+      12'h060: begin rd_mux = ej_head_q; rd_hit = 1'b1; end
+      12'h068: begin rd_mux = wb_base_q; rd_hit = 1'b1; end
+      12'h070: begin rd_mux = inj_tail_q; rd_hit = 1'b1; end
+      12'h078: begin rd_mux = inj_head_i; rd_hit = 1'b1; end
+      12'h100: begin rd_mux = err_bad_type_i; rd_hit = 1'b1; end
+      12'h108: begin rd_mux = err_bad_dst_i; rd_hit = 1'b1; end
+      12'h110: begin rd_mux = err_bad_len_i; rd_hit = 1'b1; end
+      12'h118: begin rd_mux = err_dma_bounds_i; rd_hit = 1'b1; end
+      12'h120: begin rd_mux = err_inj_desc_i; rd_hit = 1'b1; end
+      12'h128: begin rd_mux = err_inj_write_i; rd_hit = 1'b1; end
+      12'h130: begin rd_mux = err_doorbell_i; rd_hit = 1'b1; end
+      12'h138: begin rd_mux = err_csr_i; rd_hit = 1'b1; end
+      12'h140: begin rd_mux = err_ej_noring_i; rd_hit = 1'b1; end
+      12'h180: begin rd_mux = tx_pkts_i; rd_hit = 1'b1; end
+      12'h188: begin rd_mux = tx_flits_i; rd_hit = 1'b1; end
+      12'h190: begin rd_mux = rx_pkts_i; rd_hit = 1'b1; end
+      12'h198: begin rd_mux = rx_flits_i; rd_hit = 1'b1; end
+      12'h1A0: begin rd_mux = rx_puts_i; rd_hit = 1'b1; end
+      12'h1A8: begin rd_mux = puts_acked_i; rd_hit = 1'b1; end
+      12'h1B0: begin rd_mux = puts_failed_i; rd_hit = 1'b1; end
+      default: ;
+    endcase
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      rd_data_o <= '0;
+      err_o     <= 1'b0;
+    end else begin
+      if (rd_i) rd_data_o <= rd_mux;
+      err_o <= (wr_i && (!wr_hit || wr_ro)) || (rd_i && !rd_hit);
+    end
+  end
+endmodule
+
+`default_nettype wire
