@@ -8,8 +8,10 @@ SHELL         := /bin/bash
 RTL_SRCS      := $(shell cat rtl/files.f)
 
 include sim/sim.mk
+include driver/driver.mk
 -include synth/synth.mk
 -include tests/unit/unit.mk
+-include tests/driver-pci/pci.mk
 
 .PHONY: help demo test stress lint bench gen clean deps-sim deps-plot
 help:

@@ -26,7 +26,7 @@ enum {
     CANOPY_PKT_BCAST_REQ = 3, /* broadcast request travelling up to the tree root (reserved: collective subnet) */
     CANOPY_PKT_REDUCE = 4, /* reduce contribution travelling up a tree (reserved: reduce engines) */
     CANOPY_PKT_CONFIG = 5, /* configuration packet (Mini Packet) writing a router table (reserved: fabric manager) */
-    CANOPY_PKT_ACK = 6, /* acknowledgement of puts: `offset` bits 19..0 count completed puts, bits 39..20 refused ones */
+    CANOPY_PKT_ACK = 6, /* acknowledgement of puts: `offset` bits 19..0 count acknowledged puts, bits 39..20 how many of them were refused */
 };
 
 enum {

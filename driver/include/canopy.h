@@ -1,0 +1,152 @@
+/* canopy.h: libcanopy, the user-space (kernel-bypass) driver of the canopy router.
+ *
+ * One API over two hardware-access backends: "sim" (the Verilator co-simulation, started
+ * by sim/canopy-run) and "pci" (a board: libpciaccess finds the device and maps BAR0, DMA
+ * memory comes from hugepages). Programs do not choose: canopy_open picks "sim" when the
+ * launcher started them, "pci" otherwise, unless told.
+ *
+ * Model. Every node owns one registered memory *window*; a put writes bytes into another
+ * node's window at an offset, without that node's software (one-sided). Puts are
+ * asynchronous: canopy_put returns once the data has been handed to the device;
+ * canopy_quiet waits until every earlier put is in its target's memory (acknowledged by
+ * the target) and reports any the target refused. Between one source and one target,
+ * puts arrive in the order they were issued (fixed dimension-order routes).
+ *
+ * Errors are negative `enum canopy_status` values; canopy_strerror names them. No call
+ * blocks without a bound: waits take a timeout, and the simulator's watchdog stops a run
+ * that can make no progress. A canopy_dev is not thread-safe: use one per thread.
+ */
+#ifndef CANOPY_H
+#define CANOPY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum canopy_status {
+    CANOPY_OK = 0,
+    CANOPY_EINVAL = -1,     /* an argument is invalid (NULL, zero, misaligned, unknown) */
+    CANOPY_ENODEV = -2,     /* no device found / backend unavailable */
+    CANOPY_ENOMEM = -3,     /* out of DMA-able memory */
+    CANOPY_ERANGE = -4,     /* node, offset or size outside what exists or is registered */
+    CANOPY_ETIMEDOUT = -5,  /* a wait ran out of time */
+    CANOPY_EIO = -6,        /* the device misbehaved (bad ID, lost contact) */
+    CANOPY_ECLOSED = -7,    /* the handle is closed (NULL) */
+    CANOPY_ENOTREG = -8,    /* memory is not inside the registered window */
+    CANOPY_EBUSY = -9,      /* already done / still in use (e.g. window registered twice) */
+    CANOPY_EREFUSED = -10,  /* a target refused a put (outside its window) */
+    CANOPY_EAGAIN = -11,    /* nothing to report yet (polling) */
+    CANOPY_EPERM = -12,     /* the OS refused access (device files, hugepages, pagemap) */
+};
+
+/* A short description of a status value (never NULL). */
+const char *canopy_strerror(int status);
+
+typedef struct canopy_dev canopy_dev;
+
+struct canopy_open_opts {
+    const char *backend;   /* "sim", "pci" or NULL: "sim" if launched by canopy-run, else "pci" */
+    const char *pci_id;    /* pci: "vvvv:dddd" vendor:device id (hex), or NULL for canopy's */
+    const char *pci_addr;  /* pci: "dddd:bb:ss.f" bus address, or NULL (first match by id) */
+    char *errmsg;          /* optional: on failure, a sentence saying what was tried */
+    size_t errmsg_len;     /* size of errmsg */
+};
+
+/* Open the node this process runs on. opts may be NULL (all defaults). */
+int canopy_open(canopy_dev **dev, const struct canopy_open_opts *opts);
+/* Quiet, unregister, release, and set *dev to NULL, so a later call with the same variable
+ * returns CANOPY_ECLOSED instead of touching freed memory. Closing NULL is a no-op. */
+int canopy_close(canopy_dev **dev);
+
+struct canopy_caps {
+    uint32_t magic, version_major, version_minor;
+    uint32_t build_git, build_date;
+    uint32_t trees, reduce_ids, ops_mask, dtypes_mask;
+    uint32_t max_payload, flit_bits, vcs;
+    uint32_t inj_ring_words;
+};
+int canopy_caps(canopy_dev *dev, struct canopy_caps *caps);
+
+/* This node, the node count, and a node's coordinates (X first; unused dims 0). */
+int canopy_my_node(canopy_dev *dev);
+int canopy_num_nodes(canopy_dev *dev);
+int canopy_ndims(canopy_dev *dev);
+int canopy_coords(canopy_dev *dev, int node, unsigned coords[4]);
+
+/* Allocate this node's window (DMA-able, zeroed, page aligned) and register it with the
+ * device; remote puts land in it. Once per open; *base receives its address. */
+int canopy_window(canopy_dev *dev, size_t size, void **base);
+size_t canopy_window_size(canopy_dev *dev);
+
+/* Write len bytes from src into node's window at offset. Any alignment, any length
+ * (split into packets of at most max_payload bytes, pipelined). Returns once the data is
+ * in the device's injection ring. flags: CANOPY_PUT_NOTIFY also posts an event at the
+ * target (see canopy_poll). */
+#define CANOPY_PUT_NOTIFY 0x1u
+int canopy_put(canopy_dev *dev, int node, uint64_t offset, const void *src, size_t len,
+               unsigned flags);
+
+/* Wait until every put issued so far is in its target's memory. Returns CANOPY_EREFUSED
+ * if any target refused one since the last quiet, CANOPY_ETIMEDOUT after timeout_ns. */
+int canopy_quiet(canopy_dev *dev, uint64_t timeout_ns);
+/* Order: puts issued after a fence arrive after those before it. Routes are fixed, so
+ * this holds per target by construction; across targets a fence is a quiet. */
+int canopy_fence(canopy_dev *dev);
+
+/* Notifications and reported errors, from the ejection ring. */
+enum canopy_event_kind {
+    CANOPY_EV_PUT_NOTIFY = 0,   /* a put with CANOPY_PUT_NOTIFY arrived */
+    CANOPY_EV_PUT_REFUSED = 1,  /* an arriving put was outside this node's window */
+    CANOPY_EV_UNSUPPORTED = 2,  /* a packet of a kind this node cannot take */
+};
+struct canopy_event {
+    int kind;
+    int src_node;
+    uint64_t offset;
+    uint32_t len;
+};
+/* Non-blocking: CANOPY_OK with *ev filled, or CANOPY_EAGAIN. */
+int canopy_poll(canopy_dev *dev, struct canopy_event *ev);
+/* Blocking with a timeout. */
+int canopy_wait_event(canopy_dev *dev, struct canopy_event *ev, uint64_t timeout_ns);
+
+/* Block until the 64-bit word at addr (inside this node's window, 8-byte aligned)
+ * compares to value: cmp is one of CANOPY_CMP_*. The library waits for memory, not by
+ * spinning against the simulator. */
+enum { CANOPY_CMP_EQ, CANOPY_CMP_NE, CANOPY_CMP_GT, CANOPY_CMP_GE, CANOPY_CMP_LT, CANOPY_CMP_LE };
+static inline int canopy_cmp_holds(uint64_t v, int cmp, uint64_t value)
+{
+    switch (cmp) {
+    case CANOPY_CMP_EQ: return v == value;
+    case CANOPY_CMP_NE: return v != value;
+    case CANOPY_CMP_GT: return v > value;
+    case CANOPY_CMP_GE: return v >= value;
+    case CANOPY_CMP_LT: return v < value;
+    case CANOPY_CMP_LE: return v <= value;
+    default: return 0;
+    }
+}
+int canopy_wait_u64(canopy_dev *dev, const volatile uint64_t *addr, int cmp, uint64_t value,
+                    uint64_t timeout_ns);
+
+/* Device time: simulated nanoseconds under "sim", wall-clock under "pci"; and the
+ * router clock cycle count under "sim" (0 under "pci"). */
+uint64_t canopy_time_ns(canopy_dev *dev);
+uint64_t canopy_cycles(canopy_dev *dev);
+
+/* The device's error and traffic counters (CSRs). */
+struct canopy_counters {
+    uint64_t err_bad_type, err_bad_dst, err_bad_len, err_dma_bounds, err_inj_desc,
+        err_inj_write, err_doorbell, err_csr, err_ej_noring;
+    uint64_t tx_pkts, tx_flits, rx_pkts, rx_flits, rx_puts, puts_acked, puts_failed;
+};
+int canopy_counters(canopy_dev *dev, struct canopy_counters *c);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_H */

@@ -1,0 +1,490 @@
+/* core.c: libcanopy's API over the hardware-access layer (hal.h).
+ *
+ * Device-side structures (docs/host-interface.md): the injection ring lives in BAR0; this
+ * file writes packets into it and rings the INJ_TAIL doorbell. Host-side structures live
+ * in DMA memory from the backend: the writeback block (the device writes INJ_HEAD and the
+ * ack counters there, so waits poll RAM, not MMIO), the ejection ring (notifications and
+ * refusals) and the window (where remote puts land).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "canopy.h"
+#include "canopy_packet.h"
+#include "canopy_raw.h"
+#include "canopy_regs.h"
+#include "hal.h"
+
+enum {
+    EJ_ENTRIES = 256,        /* ejection ring entries (power of two) */
+    EJ_ENTRY_BYTES = 32,
+    WB_BYTES = 64,
+    DOORBELL_BATCH = 8,      /* packets written before one doorbell */
+    MAX_FLITS = 255,         /* descriptor limit */
+};
+/* Writeback block words (docs/host-interface.md). */
+enum { WB_INJ_HEAD = 0, WB_PUTS_ACKED = 1, WB_PUTS_FAILED = 2, WB_RX_PUTS = 3, WB_EJ_WRITTEN = 4 };
+/* Ejection ring entry words and statuses. */
+enum { EJ_HDR0 = 0, EJ_HDR1 = 1, EJ_INFO = 2, EJ_SEQ = 3 };
+#define DEFAULT_TIMEOUT_NS (10ull * 1000 * 1000 * 1000)
+
+struct canopy_dev {
+    struct canopy_hal hal;
+    struct canopy_caps caps;
+    unsigned ndims, sizes[CANOPY_MAX_DIMS], my_coords[CANOPY_MAX_DIMS];
+    int node, nodes;
+    struct canopy_dma_region wb, ej, win;
+    /* Injection ring, in 64-bit words, free-running counts. */
+    uint32_t inj_words, inj_tail, inj_head_seen, unrung;
+    /* Puts. */
+    uint64_t puts_issued, failed_seen;
+    /* Ejection ring consumer. */
+    uint64_t ej_head;
+};
+
+/* ------------------------------------------------------------------ status text */
+const char *canopy_strerror(int status)
+{
+    switch (status) {
+    case CANOPY_OK: return "success";
+    case CANOPY_EINVAL: return "invalid argument";
+    case CANOPY_ENODEV: return "no canopy device found";
+    case CANOPY_ENOMEM: return "out of DMA-able memory";
+    case CANOPY_ERANGE: return "node, offset or size out of range";
+    case CANOPY_ETIMEDOUT: return "timed out";
+    case CANOPY_EIO: return "device error";
+    case CANOPY_ECLOSED: return "device handle is closed (NULL)";
+    case CANOPY_ENOTREG: return "memory is not in the registered window";
+    case CANOPY_EBUSY: return "already in use";
+    case CANOPY_EREFUSED: return "a target refused a put (outside its window)";
+    case CANOPY_EAGAIN: return "nothing available yet";
+    case CANOPY_EPERM: return "permission denied by the operating system";
+    default: return "unknown canopy status";
+    }
+}
+
+/* ------------------------------------------------------------------ small helpers */
+/* A NULL handle is what canopy_close leaves behind. */
+static int usable(canopy_dev *dev) { return dev ? CANOPY_OK : CANOPY_ECLOSED; }
+
+static int csr_read(canopy_dev *dev, uint32_t off, uint64_t *v)
+{
+    return dev->hal.ops->mmio_read64(&dev->hal, off, v);
+}
+
+static int csr_write(canopy_dev *dev, uint32_t off, uint64_t v)
+{
+    return dev->hal.ops->mmio_write(&dev->hal, off, &v, sizeof v);
+}
+
+static volatile uint64_t *wb_word(canopy_dev *dev, unsigned i)
+{
+    return (volatile uint64_t *)dev->wb.vaddr + i;
+}
+
+static uint64_t packed_coords(const canopy_dev *dev, int node)
+{
+    uint64_t v = 0;
+    unsigned rest = (unsigned)node;
+    for (unsigned d = 0; d < CANOPY_MAX_DIMS; ++d) {
+        unsigned k = d < dev->ndims ? dev->sizes[d] : 1;
+        v |= (uint64_t)(rest % k) << (CANOPY_COORD_BITS * d);
+        rest /= k;
+    }
+    return v;
+}
+
+static int node_of_packed(const canopy_dev *dev, uint64_t coords)
+{
+    int n = 0;
+    for (int d = (int)dev->ndims - 1; d >= 0; --d) n = n * (int)dev->sizes[d] + (int)canopy_coord_get(coords, (unsigned)d);
+    return n;
+}
+
+/* ------------------------------------------------------------------ open / close */
+static int read_identity(canopy_dev *dev, char *errmsg, size_t errlen)
+{
+    uint64_t id, build, caps, rings, topo;
+    int rc;
+    if ((rc = csr_read(dev, CANOPY_REG_ID, &id)) || (rc = csr_read(dev, CANOPY_REG_BUILD, &build)) ||
+        (rc = csr_read(dev, CANOPY_REG_CAPS, &caps)) || (rc = csr_read(dev, CANOPY_REG_RINGS, &rings)) ||
+        (rc = csr_read(dev, CANOPY_REG_TOPO, &topo)))
+        return rc;
+    if (CANOPY_FIELD(id, ID, MAGIC) != CANOPY_MAGIC || CANOPY_FIELD(id, ID, MAJOR) != CANOPY_VERSION_MAJOR) {
+        if (errmsg)
+            snprintf(errmsg, errlen, "%s: ID register 0x%016llx is not canopy host interface v%u",
+                     dev->hal.ops->name, (unsigned long long)id, CANOPY_VERSION_MAJOR);
+        return CANOPY_EIO;
+    }
+    struct canopy_caps *c = &dev->caps;
+    c->magic = (uint32_t)CANOPY_FIELD(id, ID, MAGIC);
+    c->version_major = (uint32_t)CANOPY_FIELD(id, ID, MAJOR);
+    c->version_minor = (uint32_t)CANOPY_FIELD(id, ID, MINOR);
+    c->build_git = (uint32_t)CANOPY_FIELD(build, BUILD, GIT);
+    c->build_date = (uint32_t)CANOPY_FIELD(build, BUILD, DATE);
+    c->trees = (uint32_t)CANOPY_FIELD(caps, CAPS, TREES);
+    c->reduce_ids = (uint32_t)CANOPY_FIELD(caps, CAPS, REDUCE_IDS);
+    c->ops_mask = (uint32_t)CANOPY_FIELD(caps, CAPS, OPS);
+    c->dtypes_mask = (uint32_t)CANOPY_FIELD(caps, CAPS, DTYPES);
+    c->max_payload = (uint32_t)CANOPY_FIELD(caps, CAPS, MAX_PAYLOAD);
+    c->flit_bits = (uint32_t)CANOPY_FIELD(caps, CAPS, FLIT_BITS);
+    c->vcs = (uint32_t)CANOPY_FIELD(caps, CAPS, VCS);
+    c->inj_ring_words = (uint32_t)CANOPY_FIELD(rings, RINGS, INJ_WORDS);
+    if (c->flit_bits != 64 || c->max_payload == 0 || c->max_payload > CANOPY_PKT_MAX_PAYLOAD ||
+        c->inj_ring_words < 2 * (3 + CANOPY_PKT_MAX_PAYLOAD / 8)) {
+        if (errmsg) snprintf(errmsg, errlen, "%s: unsupported capabilities (flit %u bits, payload %u, ring %u words)",
+                             dev->hal.ops->name, c->flit_bits, c->max_payload, c->inj_ring_words);
+        return CANOPY_EIO;
+    }
+    dev->inj_words = c->inj_ring_words;
+    dev->ndims = (unsigned)CANOPY_FIELD(topo, TOPO, NDIMS);
+    uint64_t coords = CANOPY_FIELD(topo, TOPO, COORDS), sizes = CANOPY_FIELD(topo, TOPO, SIZES);
+    dev->nodes = 1;
+    for (unsigned d = 0; d < CANOPY_MAX_DIMS; ++d) {
+        dev->sizes[d] = d < dev->ndims ? (unsigned)((sizes >> (5 * d)) & 31u) : 1;
+        dev->my_coords[d] = canopy_coord_get(coords, d);
+        if (dev->sizes[d] == 0) return CANOPY_EIO;
+        dev->nodes *= (int)dev->sizes[d];
+    }
+    dev->node = node_of_packed(dev, coords);
+    if (dev->hal.node >= 0 && (dev->hal.node != dev->node || dev->hal.nodes != dev->nodes)) {
+        if (errmsg) snprintf(errmsg, errlen, "%s: launcher says node %d of %d, device says %d of %d",
+                             dev->hal.ops->name, dev->hal.node, dev->hal.nodes, dev->node, dev->nodes);
+        return CANOPY_EIO;
+    }
+    return CANOPY_OK;
+}
+
+static int setup_host_structures(canopy_dev *dev)
+{
+    int rc;
+    if ((rc = dev->hal.ops->dma_alloc(&dev->hal, WB_BYTES, &dev->wb)) ||
+        (rc = dev->hal.ops->dma_alloc(&dev->hal, EJ_ENTRIES * EJ_ENTRY_BYTES, &dev->ej)))
+        return rc;
+    /* Seed the writeback block with the device's current values, so waits are right even
+     * before the device's first writeback, and take them as this handle's baselines. */
+    uint64_t head, acked, failed;
+    if ((rc = csr_read(dev, CANOPY_REG_INJ_HEAD, &head)) || (rc = csr_read(dev, CANOPY_REG_PUTS_ACKED, &acked)) ||
+        (rc = csr_read(dev, CANOPY_REG_PUTS_FAILED, &failed)))
+        return rc;
+    *wb_word(dev, WB_INJ_HEAD) = head;
+    *wb_word(dev, WB_PUTS_ACKED) = acked;
+    *wb_word(dev, WB_PUTS_FAILED) = failed;
+    dev->inj_tail = dev->inj_head_seen = (uint32_t)head;
+    dev->puts_issued = acked;
+    dev->failed_seen = failed;
+    if ((rc = csr_write(dev, CANOPY_REG_WB_BASE, dev->wb.bus)) || (rc = csr_write(dev, CANOPY_REG_EJ_BASE, dev->ej.bus)) ||
+        (rc = csr_write(dev, CANOPY_REG_EJ_ENTRIES, EJ_ENTRIES)))
+        return rc;
+    return CANOPY_OK;
+}
+
+int canopy_open(canopy_dev **out, const struct canopy_open_opts *opts)
+{
+    static const struct canopy_open_opts defaults;
+    if (!out) return CANOPY_EINVAL;
+    *out = NULL;
+    if (!opts) opts = &defaults;
+    char *errmsg = opts->errmsg;
+    size_t errlen = opts->errmsg_len;
+    if (errmsg && errlen) errmsg[0] = '\0';
+
+    const char *backend = opts->backend ? opts->backend : getenv("CANOPY_BACKEND");
+    if (!backend) backend = getenv("CANOPY_COSIM") ? "sim" : "pci";
+    canopy_dev *dev = calloc(1, sizeof *dev);
+    if (!dev) return CANOPY_ENOMEM;
+    int rc;
+    if (strcmp(backend, "sim") == 0) {
+        rc = canopy_hal_sim_open(&dev->hal, errmsg, errlen);
+    } else if (strcmp(backend, "pci") == 0) {
+        rc = canopy_hal_pci_open(&dev->hal, opts, errmsg, errlen);
+    } else {
+        if (errmsg) snprintf(errmsg, errlen, "unknown backend \"%s\" (use \"sim\" or \"pci\")", backend);
+        rc = CANOPY_EINVAL;
+    }
+    if (rc) {
+        free(dev);
+        return rc;
+    }
+    if ((rc = read_identity(dev, errmsg, errlen)) || (rc = setup_host_structures(dev))) {
+        dev->hal.ops->close(&dev->hal);
+        free(dev);
+        return rc;
+    }
+    *out = dev;
+    return CANOPY_OK;
+}
+
+int canopy_close(canopy_dev **devp)
+{
+    if (!devp || !*devp) return CANOPY_OK;
+    canopy_dev *dev = *devp;
+    *devp = NULL;
+    int rc = canopy_quiet(dev, DEFAULT_TIMEOUT_NS);
+    /* Unregister so the device writes nothing more into memory that is going away. */
+    csr_write(dev, CANOPY_REG_WIN_SIZE, 0);
+    csr_write(dev, CANOPY_REG_EJ_ENTRIES, 0);
+    csr_write(dev, CANOPY_REG_WB_BASE, 0);
+    uint64_t fence;
+    csr_read(dev, CANOPY_REG_ID, &fence); /* non-posted: the writes above have landed */
+    dev->hal.ops->close(&dev->hal);
+    free(dev);
+    return rc == CANOPY_EREFUSED ? CANOPY_OK : rc;
+}
+
+/* ------------------------------------------------------------------ queries */
+int canopy_caps(canopy_dev *dev, struct canopy_caps *caps)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (!caps) return CANOPY_EINVAL;
+    *caps = dev->caps;
+    return CANOPY_OK;
+}
+
+int canopy_my_node(canopy_dev *dev) { return usable(dev) ? usable(dev) : dev->node; }
+int canopy_num_nodes(canopy_dev *dev) { return usable(dev) ? usable(dev) : dev->nodes; }
+int canopy_ndims(canopy_dev *dev) { return usable(dev) ? usable(dev) : (int)dev->ndims; }
+
+int canopy_coords(canopy_dev *dev, int node, unsigned coords[4])
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (!coords) return CANOPY_EINVAL;
+    if (node < 0 || node >= dev->nodes) return CANOPY_ERANGE;
+    uint64_t c = packed_coords(dev, node);
+    for (unsigned d = 0; d < CANOPY_MAX_DIMS; ++d) coords[d] = canopy_coord_get(c, d);
+    return CANOPY_OK;
+}
+
+uint64_t canopy_time_ns(canopy_dev *dev) { return usable(dev) ? 0 : dev->hal.ops->now_ns(&dev->hal); }
+uint64_t canopy_cycles(canopy_dev *dev) { return usable(dev) ? 0 : dev->hal.ops->cycles(&dev->hal); }
+
+int canopy_counters(canopy_dev *dev, struct canopy_counters *c)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (!c) return CANOPY_EINVAL;
+    const struct { uint32_t off; uint64_t *dst; } regs[] = {
+        {CANOPY_REG_ERR_BAD_TYPE, &c->err_bad_type},   {CANOPY_REG_ERR_BAD_DST, &c->err_bad_dst},
+        {CANOPY_REG_ERR_BAD_LEN, &c->err_bad_len},     {CANOPY_REG_ERR_DMA_BOUNDS, &c->err_dma_bounds},
+        {CANOPY_REG_ERR_INJ_DESC, &c->err_inj_desc},   {CANOPY_REG_ERR_INJ_WRITE, &c->err_inj_write},
+        {CANOPY_REG_ERR_DOORBELL, &c->err_doorbell},   {CANOPY_REG_ERR_CSR, &c->err_csr},
+        {CANOPY_REG_ERR_EJ_NORING, &c->err_ej_noring}, {CANOPY_REG_TX_PKTS, &c->tx_pkts},
+        {CANOPY_REG_TX_FLITS, &c->tx_flits},           {CANOPY_REG_RX_PKTS, &c->rx_pkts},
+        {CANOPY_REG_RX_FLITS, &c->rx_flits},           {CANOPY_REG_RX_PUTS, &c->rx_puts},
+        {CANOPY_REG_PUTS_ACKED, &c->puts_acked},       {CANOPY_REG_PUTS_FAILED, &c->puts_failed},
+    };
+    for (size_t i = 0; i < sizeof regs / sizeof regs[0]; ++i) {
+        if ((rc = csr_read(dev, regs[i].off, regs[i].dst))) return rc;
+    }
+    return CANOPY_OK;
+}
+
+/* ------------------------------------------------------------------ window */
+int canopy_window(canopy_dev *dev, size_t size, void **base)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (!base || size == 0 || size % 8) return CANOPY_EINVAL;
+    if (dev->win.vaddr) return CANOPY_EBUSY;
+    if ((rc = dev->hal.ops->dma_alloc(&dev->hal, size, &dev->win))) return rc;
+    if ((rc = csr_write(dev, CANOPY_REG_WIN_BASE, dev->win.bus)) || (rc = csr_write(dev, CANOPY_REG_WIN_SIZE, size)))
+        return rc;
+    *base = dev->win.vaddr;
+    return CANOPY_OK;
+}
+
+size_t canopy_window_size(canopy_dev *dev) { return usable(dev) || !dev->win.vaddr ? 0 : dev->win.size; }
+
+/* ------------------------------------------------------------------ injection ring */
+static int ring_doorbell(canopy_dev *dev)
+{
+    if (!dev->unrung) return CANOPY_OK;
+    dev->unrung = 0;
+    return csr_write(dev, CANOPY_REG_INJ_TAIL, dev->inj_tail);
+}
+
+/* Wait until `words` ring words are free. Rings the doorbell first: the device can only
+ * free space for packets it has been told about. */
+static int ring_reserve(canopy_dev *dev, uint32_t words)
+{
+    int rc;
+    for (;;) {
+        dev->inj_head_seen = (uint32_t)*wb_word(dev, WB_INJ_HEAD);
+        uint32_t used = dev->inj_tail - dev->inj_head_seen;
+        if (used > dev->inj_words) return CANOPY_EIO; /* device wrote back nonsense */
+        if (dev->inj_words - used >= words) return CANOPY_OK;
+        if ((rc = ring_doorbell(dev))) return rc;
+        rc = dev->hal.ops->wait(&dev->hal, wb_word(dev, WB_INJ_HEAD), 0xffffffffull, CANOPY_CMP_NE,
+                                dev->inj_head_seen, DEFAULT_TIMEOUT_NS);
+        if (rc) return rc == CANOPY_ETIMEDOUT ? CANOPY_EIO : rc;
+    }
+}
+
+/* Copy words into the ring at the tail, wrapping, as at most two bursts per call. */
+static int ring_write(canopy_dev *dev, const uint64_t *words, uint32_t n)
+{
+    uint32_t pos = dev->inj_tail % dev->inj_words;
+    uint32_t first = n < dev->inj_words - pos ? n : dev->inj_words - pos;
+    int rc;
+    for (uint32_t done = 0; done < first;) {
+        uint32_t chunk = first - done < CANOPY_PKT_MAX_PAYLOAD / 8 * 2 ? first - done : CANOPY_PKT_MAX_PAYLOAD / 8 * 2;
+        if ((rc = dev->hal.ops->mmio_write(&dev->hal, CANOPY_INJ_WINDOW_OFFSET + 8 * (pos + done), words + done, 8u * chunk)))
+            return rc;
+        done += chunk;
+    }
+    if (n > first &&
+        (rc = dev->hal.ops->mmio_write(&dev->hal, CANOPY_INJ_WINDOW_OFFSET, words + first, 8u * (n - first))))
+        return rc;
+    dev->inj_tail += n;
+    return CANOPY_OK;
+}
+
+/* One ring entry: a descriptor word, then its words. Doorbells are batched. */
+static int inject_words(canopy_dev *dev, uint64_t desc, const uint64_t *words, unsigned nwords)
+{
+    uint64_t buf[1 + MAX_FLITS];
+    buf[0] = desc;
+    if (nwords) memcpy(buf + 1, words, 8u * nwords);
+    int rc;
+    if ((rc = ring_reserve(dev, 1 + nwords)) || (rc = ring_write(dev, buf, 1 + nwords))) return rc;
+    if (++dev->unrung >= DOORBELL_BATCH) return ring_doorbell(dev);
+    return CANOPY_OK;
+}
+
+/* Descriptor word (docs/host-interface.md): flit count, local-port VC. */
+static uint64_t descriptor(unsigned nflits, unsigned vc) { return (uint64_t)nflits | ((uint64_t)vc << 8); }
+
+static int inject_packet(canopy_dev *dev, const uint64_t *flits, unsigned nflits, unsigned vc)
+{
+    return inject_words(dev, descriptor(nflits, vc), flits, nflits);
+}
+
+int canopy_raw_inject(canopy_dev *dev, const uint64_t *flits, unsigned nflits, unsigned vc)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (!flits || nflits == 0 || nflits > MAX_FLITS || vc >= dev->caps.vcs || nflits + 1 > dev->inj_words)
+        return CANOPY_EINVAL;
+    if ((rc = inject_packet(dev, flits, nflits, vc))) return rc;
+    return ring_doorbell(dev);
+}
+
+int canopy_raw_inject_desc(canopy_dev *dev, uint64_t desc, const uint64_t *words, unsigned nwords)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if ((nwords && !words) || nwords > MAX_FLITS || nwords + 1 > dev->inj_words) return CANOPY_EINVAL;
+    if ((rc = inject_words(dev, desc, words, nwords))) return rc;
+    return ring_doorbell(dev);
+}
+
+int canopy_raw_mmio_write(canopy_dev *dev, uint32_t off, const void *src, size_t len)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (!src || len == 0 || len % 8 || off % 8 || (uint64_t)off + len > CANOPY_BAR0_BYTES) return CANOPY_EINVAL;
+    return dev->hal.ops->mmio_write(&dev->hal, off, src, len);
+}
+
+int canopy_raw_mmio_read(canopy_dev *dev, uint32_t off, uint64_t *value)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (!value || off % 8 || off >= CANOPY_BAR0_BYTES) return CANOPY_EINVAL;
+    return dev->hal.ops->mmio_read64(&dev->hal, off, value);
+}
+
+/* ------------------------------------------------------------------ puts */
+int canopy_put(canopy_dev *dev, int node, uint64_t offset, const void *src, size_t len, unsigned flags)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if ((!src && len) || (flags & ~CANOPY_PUT_NOTIFY)) return CANOPY_EINVAL;
+    if (node < 0 || node >= dev->nodes) return CANOPY_ERANGE;
+    const uint64_t offset_limit = (uint64_t)1 << CANOPY_HDR_OFFSET_WIDTH;
+    if (offset >= offset_limit || len > offset_limit - offset) return CANOPY_ERANGE;
+
+    const uint8_t *p = src;
+    const size_t mp = dev->caps.max_payload;
+    uint64_t flits[2 + CANOPY_PKT_MAX_PAYLOAD / 8];
+    for (size_t done = 0; done < len;) {
+        size_t chunk = len - done < mp ? len - done : mp;
+        memset(flits, 0, sizeof flits);
+        canopy_hdr_set_ptype(flits, CANOPY_PKT_PUT);
+        canopy_hdr_set_flags(flits, CANOPY_FLAG_ACK_REQ | ((flags & CANOPY_PUT_NOTIFY) ? CANOPY_FLAG_NOTIFY : 0));
+        canopy_hdr_set_dst(flits, packed_coords(dev, node));
+        canopy_hdr_set_src(flits, packed_coords(dev, dev->node));
+        canopy_hdr_set_len(flits, chunk);
+        canopy_hdr_set_offset(flits, offset + done);
+        memcpy(flits + 2, p + done, chunk); /* little-endian payload bytes; the tail stays 0 */
+        unsigned nflits = 2 + (unsigned)((chunk + 7) / 8);
+        if ((rc = inject_packet(dev, flits, nflits, CANOPY_VC_P2P_LO))) return rc;
+        ++dev->puts_issued;
+        done += chunk;
+    }
+    return ring_doorbell(dev);
+}
+
+int canopy_quiet(canopy_dev *dev, uint64_t timeout_ns)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if ((rc = ring_doorbell(dev))) return rc;
+    if (dev->puts_issued != *wb_word(dev, WB_PUTS_ACKED)) {
+        /* The acked count only grows toward puts_issued, so GE is exact. */
+        rc = dev->hal.ops->wait(&dev->hal, wb_word(dev, WB_PUTS_ACKED), ~0ull, CANOPY_CMP_GE, dev->puts_issued,
+                                timeout_ns);
+        if (rc) return rc;
+    }
+    uint64_t failed = *wb_word(dev, WB_PUTS_FAILED);
+    int refused = failed != dev->failed_seen;
+    dev->failed_seen = failed;
+    return refused ? CANOPY_EREFUSED : CANOPY_OK;
+}
+
+int canopy_fence(canopy_dev *dev)
+{
+    return canopy_quiet(dev, DEFAULT_TIMEOUT_NS);
+}
+
+/* ------------------------------------------------------------------ events */
+int canopy_poll(canopy_dev *dev, struct canopy_event *ev)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (!ev) return CANOPY_EINVAL;
+    volatile uint64_t *e = (volatile uint64_t *)dev->ej.vaddr + (dev->ej_head % EJ_ENTRIES) * (EJ_ENTRY_BYTES / 8);
+    if (e[EJ_SEQ] != dev->ej_head + 1) return CANOPY_EAGAIN;
+    uint64_t hdr[2] = {e[EJ_HDR0], e[EJ_HDR1]};
+    ev->kind = (int)(e[EJ_INFO] & 0xff);
+    ev->src_node = node_of_packed(dev, canopy_hdr_get_src(hdr));
+    ev->offset = canopy_hdr_get_offset(hdr);
+    ev->len = (uint32_t)canopy_hdr_get_len(hdr);
+    ++dev->ej_head;
+    /* Give entries back in batches of a quarter ring: fewer MMIO writes. */
+    if (dev->ej_head % (EJ_ENTRIES / 4) == 0) return csr_write(dev, CANOPY_REG_EJ_HEAD, dev->ej_head);
+    return CANOPY_OK;
+}
+
+int canopy_wait_event(canopy_dev *dev, struct canopy_event *ev, uint64_t timeout_ns)
+{
+    int rc = canopy_poll(dev, ev);
+    if (rc != CANOPY_EAGAIN) return rc;
+    volatile uint64_t *e = (volatile uint64_t *)dev->ej.vaddr + (dev->ej_head % EJ_ENTRIES) * (EJ_ENTRY_BYTES / 8);
+    rc = dev->hal.ops->wait(&dev->hal, &e[EJ_SEQ], ~0ull, CANOPY_CMP_EQ, dev->ej_head + 1, timeout_ns);
+    if (rc) return rc;
+    return canopy_poll(dev, ev);
+}
+
+int canopy_wait_u64(canopy_dev *dev, const volatile uint64_t *addr, int cmp, uint64_t value, uint64_t timeout_ns)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (!addr || cmp < CANOPY_CMP_EQ || cmp > CANOPY_CMP_LE || ((uintptr_t)addr & 7)) return CANOPY_EINVAL;
+    const uint8_t *a = (const uint8_t *)(uintptr_t)addr, *w = dev->win.vaddr;
+    if (!w || a < w || a + 8 > w + dev->win.size) return CANOPY_ENOTREG;
+    return dev->hal.ops->wait(&dev->hal, addr, ~0ull, cmp, value, timeout_ns);
+}

@@ -1,0 +1,61 @@
+/* hal.h: the hardware-access layer under libcanopy's core.
+ *
+ * The core (core.c) speaks to a device only through these operations; a backend provides
+ * them. "sim" (hal_sim.c) turns them into requests to the co-simulation; "pci"
+ * (hal_pci.c) into loads and stores on a mapped BAR0 and real DMA memory. Nothing above
+ * this line knows which one it is talking to.
+ *
+ * Contract
+ *   - mmio_write: len bytes (multiple of 8, at most 4096) at BAR0 offset off, issued as
+ *     one posted burst in order with earlier writes (write-combined on pci, so it must be
+ *     followed by a flush before a doorbell, which mmio_write does itself at its end).
+ *   - mmio_read64: a non-posted 64-bit read; it also orders after all earlier writes.
+ *   - dma_alloc: size bytes of zeroed memory the device can write, with its bus address,
+ *     aligned to at least 4096. One allocation per call; freed at close.
+ *   - wait: block until (*addr & mask) compared by cmp to value holds, or timeout_ns of
+ *     device time passes (CANOPY_ETIMEDOUT). addr is inside a dma_alloc'd region.
+ *   - now_ns / cycles: device time (see canopy_time_ns).
+ *   - node / nodes: where this process runs (sim: given by the launcher; pci: from TOPO).
+ */
+#ifndef CANOPY_HAL_H
+#define CANOPY_HAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "canopy.h"
+
+struct canopy_hal;
+
+struct canopy_dma_region {
+    void *vaddr;
+    uint64_t bus;
+    size_t size;
+};
+
+struct canopy_hal_ops {
+    const char *name;
+    int (*mmio_write)(struct canopy_hal *h, uint32_t off, const void *src, size_t len);
+    int (*mmio_read64)(struct canopy_hal *h, uint32_t off, uint64_t *value);
+    int (*dma_alloc)(struct canopy_hal *h, size_t size, struct canopy_dma_region *out);
+    int (*wait)(struct canopy_hal *h, const volatile uint64_t *addr, uint64_t mask, int cmp,
+                uint64_t value, uint64_t timeout_ns);
+    uint64_t (*now_ns)(struct canopy_hal *h);
+    uint64_t (*cycles)(struct canopy_hal *h);
+    void (*close)(struct canopy_hal *h);
+};
+
+struct canopy_hal {
+    const struct canopy_hal_ops *ops;
+    int node;    /* -1 if the backend learns it from the device (TOPO) */
+    int nodes;   /* -1 likewise */
+    void *priv;  /* backend state */
+};
+
+/* Backend constructors: fill *h or return a negative canopy_status, with a sentence in
+ * errmsg (if not NULL) saying what was tried, e.g. which devices were searched. */
+int canopy_hal_sim_open(struct canopy_hal *h, char *errmsg, size_t errmsg_len);
+int canopy_hal_pci_open(struct canopy_hal *h, const struct canopy_open_opts *opts, char *errmsg,
+                        size_t errmsg_len);
+
+#endif /* CANOPY_HAL_H */

@@ -1,0 +1,159 @@
+// canopy_node_fabric: a torus of whole canopy nodes (host interface + router), for the
+// co-simulation.
+//
+// Interface contract
+//   - Node n sits at the coordinates canopy_torus_links gives it and is cabled the same way.
+//   - Each node's AXI4 slave (BAR0) and AXI4 master (DMA) are brought out as arrays indexed
+//     by node, with the node's own signal names: s_axi_<ch>_i[n], m_axi_<ch>_o[n], ...
+//     The co-simulation harness (sim/cosim/) plays every node's PCIe side on them.
+`default_nettype none
+
+module canopy_node_fabric #(
+  parameter int unsigned NumDims      = 2,
+  parameter int unsigned SizeX        = 3,
+  parameter int unsigned SizeY        = 3,
+  parameter int unsigned SizeZ        = 1,
+  parameter int unsigned SizeW        = 1,
+  parameter int unsigned LinkLatency  = 1,
+  parameter int unsigned FlitWidth    = 64,
+  parameter int unsigned NumVcs       = 4,
+  parameter int unsigned LinkBufDepth = 16,
+  parameter int unsigned LocalBufDepth = 64,
+  parameter int unsigned EjectCredits = 16,
+  parameter logic [31:0] BuildGit     = 32'h0,
+  parameter logic [31:0] BuildDate    = 32'h0,
+  localparam int unsigned NumNodes = SizeX * SizeY * SizeZ * SizeW,
+  localparam int unsigned NumLinks = 2 * NumDims,
+  localparam int unsigned VcW      = $clog2(NumVcs)
+) (
+  input  wire logic                       clk_i,
+  input  wire logic                       rst_i,
+  // AXI4 slave per node (BAR0)
+  input  wire logic [NumNodes-1:0]        s_axi_awvalid_i,
+  output logic      [NumNodes-1:0]        s_axi_awready_o,
+  input  wire logic [NumNodes-1:0][15:0]  s_axi_awaddr_i,
+  input  wire logic [NumNodes-1:0][7:0]   s_axi_awlen_i,
+  input  wire logic [NumNodes-1:0][2:0]   s_axi_awsize_i,
+  input  wire logic [NumNodes-1:0][1:0]   s_axi_awburst_i,
+  input  wire logic [NumNodes-1:0]        s_axi_wvalid_i,
+  output logic      [NumNodes-1:0]        s_axi_wready_o,
+  input  wire logic [NumNodes-1:0][63:0]  s_axi_wdata_i,
+  input  wire logic [NumNodes-1:0][7:0]   s_axi_wstrb_i,
+  input  wire logic [NumNodes-1:0]        s_axi_wlast_i,
+  output logic      [NumNodes-1:0]        s_axi_bvalid_o,
+  input  wire logic [NumNodes-1:0]        s_axi_bready_i,
+  output logic      [NumNodes-1:0][1:0]   s_axi_bresp_o,
+  input  wire logic [NumNodes-1:0]        s_axi_arvalid_i,
+  output logic      [NumNodes-1:0]        s_axi_arready_o,
+  input  wire logic [NumNodes-1:0][15:0]  s_axi_araddr_i,
+  input  wire logic [NumNodes-1:0][7:0]   s_axi_arlen_i,
+  input  wire logic [NumNodes-1:0][2:0]   s_axi_arsize_i,
+  input  wire logic [NumNodes-1:0][1:0]   s_axi_arburst_i,
+  output logic      [NumNodes-1:0]        s_axi_rvalid_o,
+  input  wire logic [NumNodes-1:0]        s_axi_rready_i,
+  output logic      [NumNodes-1:0][63:0]  s_axi_rdata_o,
+  output logic      [NumNodes-1:0][1:0]   s_axi_rresp_o,
+  output logic      [NumNodes-1:0]        s_axi_rlast_o,
+  // AXI4 master per node (DMA writes into host memory)
+  output logic      [NumNodes-1:0]        m_axi_awvalid_o,
+  input  wire logic [NumNodes-1:0]        m_axi_awready_i,
+  output logic      [NumNodes-1:0][63:0]  m_axi_awaddr_o,
+  output logic      [NumNodes-1:0][7:0]   m_axi_awlen_o,
+  output logic      [NumNodes-1:0][2:0]   m_axi_awsize_o,
+  output logic      [NumNodes-1:0][1:0]   m_axi_awburst_o,
+  output logic      [NumNodes-1:0]        m_axi_wvalid_o,
+  input  wire logic [NumNodes-1:0]        m_axi_wready_i,
+  output logic      [NumNodes-1:0][63:0]  m_axi_wdata_o,
+  output logic      [NumNodes-1:0][7:0]   m_axi_wstrb_o,
+  output logic      [NumNodes-1:0]        m_axi_wlast_o,
+  input  wire logic [NumNodes-1:0]        m_axi_bvalid_i,
+  output logic      [NumNodes-1:0]        m_axi_bready_o,
+  input  wire logic [NumNodes-1:0][1:0]   m_axi_bresp_i
+);
+  canopy_pkg::coords_t [NumNodes-1:0]                      coord;
+  logic [canopy_pkg::MaxDims-1:0][canopy_pkg::CoordBits:0] torus_size;
+  logic [NumNodes-1:0][NumLinks-1:0]                rx_valid, rx_last, tx_valid, tx_last;
+  logic [NumNodes-1:0][NumLinks-1:0][FlitWidth-1:0] rx_flit, tx_flit;
+  logic [NumNodes-1:0][NumLinks-1:0][VcW-1:0]       rx_vc, tx_vc;
+  logic [NumNodes-1:0][NumLinks-1:0][NumVcs-1:0]    rx_credit, tx_credit;
+
+  canopy_torus_links #(
+    .NumDims (NumDims), .SizeX (SizeX), .SizeY (SizeY), .SizeZ (SizeZ), .SizeW (SizeW),
+    .LinkLatency (LinkLatency), .FlitWidth (FlitWidth), .NumVcs (NumVcs)
+  ) u_links (
+    .clk_i, .rst_i, .coord_o (coord), .torus_size_o (torus_size),
+    .tx_valid_i (tx_valid), .tx_flit_i (tx_flit), .tx_last_i (tx_last), .tx_vc_i (tx_vc),
+    .tx_credit_o (tx_credit),
+    .rx_valid_o (rx_valid), .rx_flit_o (rx_flit), .rx_last_o (rx_last), .rx_vc_o (rx_vc),
+    .rx_credit_i (rx_credit)
+  );
+
+  for (genvar n = 0; n < NumNodes; n++) begin : gen_node
+    canopy_node #(
+      .NumDims       (NumDims),
+      .NumVcs        (NumVcs),
+      .FlitWidth     (FlitWidth),
+      .LinkBufDepth  (LinkBufDepth),
+      .LocalBufDepth (LocalBufDepth),
+      .EjectCredits  (EjectCredits),
+      .BuildGit      (BuildGit),
+      .BuildDate     (BuildDate)
+    ) u_node (
+      .clk_i,
+      .rst_i,
+      .my_coord_i      (coord[n]),
+      .torus_size_i    (torus_size),
+      .s_axi_awvalid_i (s_axi_awvalid_i[n]),
+      .s_axi_awready_o (s_axi_awready_o[n]),
+      .s_axi_awaddr_i  (s_axi_awaddr_i[n]),
+      .s_axi_awlen_i   (s_axi_awlen_i[n]),
+      .s_axi_awsize_i  (s_axi_awsize_i[n]),
+      .s_axi_awburst_i (s_axi_awburst_i[n]),
+      .s_axi_wvalid_i  (s_axi_wvalid_i[n]),
+      .s_axi_wready_o  (s_axi_wready_o[n]),
+      .s_axi_wdata_i   (s_axi_wdata_i[n]),
+      .s_axi_wstrb_i   (s_axi_wstrb_i[n]),
+      .s_axi_wlast_i   (s_axi_wlast_i[n]),
+      .s_axi_bvalid_o  (s_axi_bvalid_o[n]),
+      .s_axi_bready_i  (s_axi_bready_i[n]),
+      .s_axi_bresp_o   (s_axi_bresp_o[n]),
+      .s_axi_arvalid_i (s_axi_arvalid_i[n]),
+      .s_axi_arready_o (s_axi_arready_o[n]),
+      .s_axi_araddr_i  (s_axi_araddr_i[n]),
+      .s_axi_arlen_i   (s_axi_arlen_i[n]),
+      .s_axi_arsize_i  (s_axi_arsize_i[n]),
+      .s_axi_arburst_i (s_axi_arburst_i[n]),
+      .s_axi_rvalid_o  (s_axi_rvalid_o[n]),
+      .s_axi_rready_i  (s_axi_rready_i[n]),
+      .s_axi_rdata_o   (s_axi_rdata_o[n]),
+      .s_axi_rresp_o   (s_axi_rresp_o[n]),
+      .s_axi_rlast_o   (s_axi_rlast_o[n]),
+      .m_axi_awvalid_o (m_axi_awvalid_o[n]),
+      .m_axi_awready_i (m_axi_awready_i[n]),
+      .m_axi_awaddr_o  (m_axi_awaddr_o[n]),
+      .m_axi_awlen_o   (m_axi_awlen_o[n]),
+      .m_axi_awsize_o  (m_axi_awsize_o[n]),
+      .m_axi_awburst_o (m_axi_awburst_o[n]),
+      .m_axi_wvalid_o  (m_axi_wvalid_o[n]),
+      .m_axi_wready_i  (m_axi_wready_i[n]),
+      .m_axi_wdata_o   (m_axi_wdata_o[n]),
+      .m_axi_wstrb_o   (m_axi_wstrb_o[n]),
+      .m_axi_wlast_o   (m_axi_wlast_o[n]),
+      .m_axi_bvalid_i  (m_axi_bvalid_i[n]),
+      .m_axi_bready_o  (m_axi_bready_o[n]),
+      .m_axi_bresp_i   (m_axi_bresp_i[n]),
+      .tx_valid_o      (tx_valid[n]),
+      .tx_flit_o       (tx_flit[n]),
+      .tx_last_o       (tx_last[n]),
+      .tx_vc_o         (tx_vc[n]),
+      .tx_credit_i     (tx_credit[n]),
+      .rx_valid_i      (rx_valid[n]),
+      .rx_flit_i       (rx_flit[n]),
+      .rx_last_i       (rx_last[n]),
+      .rx_vc_i         (rx_vc[n]),
+      .rx_credit_o     (rx_credit[n])
+    );
+  end
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,438 @@
+// cosim_main.cpp: `canopy-cosim`, the co-simulator behind sim/canopy-run.
+//
+//   canopy-cosim [options] -- program [args...]
+//
+// Builds nothing and knows one torus (the one it was compiled for). It creates the shared
+// memory of sim/include/canopy_cosim.h, starts one PE process per node running `program`,
+// and simulates the fabric of whole nodes cycle by cycle, with sim/cosim/pcie_host.* playing
+// every node's PCIe side. PEs run only while the simulator waits for them (see
+// canopy_cosim.h), one at a time, in node order: the same program gives the same cycle
+// counts on every run, whatever the OS scheduler does.
+//
+// Exit status: 0 when every PE exited 0; 1 if any PE failed or crashed, the simulation saw
+// an error (an RTL assertion, a bad AXI transaction, a DMA outside host memory), or a
+// watchdog fired (simulated-cycle limit, a stall with every PE waiting and nothing moving,
+// or a PE running too long in wall-clock time without calling the library).
+#include <fcntl.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "Vcanopy_node_fabric.h"
+#include "canopy.h"
+#include "canopy_cosim.h"
+#include "pcie_host.hpp"
+#include "verilated.h"
+
+#ifndef CANOPY_NODES
+#error "build through sim/sim.mk, which passes the fabric parameters"
+#endif
+
+namespace {
+
+using canopy::PcieHost;
+using canopy::PcieTiming;
+
+struct Options {
+    uint64_t max_cycles = 200'000'000;
+    uint64_t stall_cycles = 2'000'000;
+    unsigned clock_mhz = 250;
+    double mmio_write_ns = 300, mmio_read_ns = 400, dma_write_ns = 300, bridge_ns = 16;
+    uint64_t arena_mb = 64;
+    unsigned pe_wall_timeout_s = 600;
+    bool verbose = false;
+    std::vector<char *> program;
+};
+
+[[noreturn]] void usage(const char *msg) {
+    std::fprintf(stderr,
+                 "canopy-cosim: %s\n"
+                 "usage: canopy-cosim [--max-cycles N] [--stall-cycles N] [--clock-mhz F]\n"
+                 "                    [--mmio-write-ns T] [--mmio-read-ns T] [--dma-write-ns T]\n"
+                 "                    [--arena-mb M] [--pe-timeout-s S] [--verbose] -- program [args]\n",
+                 msg);
+    std::exit(2);
+}
+
+Options parse(int argc, char **argv) {
+    Options o;
+    int i = 1;
+    auto num = [&](const char *name) {
+        if (i + 1 >= argc) usage((std::string("missing value for ") + name).c_str());
+        char *end = nullptr;
+        double v = std::strtod(argv[++i], &end);
+        if (*end || v < 0) usage((std::string("bad value for ") + name).c_str());
+        return v;
+    };
+    for (; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "--") {
+            for (++i; i < argc; ++i) o.program.push_back(argv[i]);
+            break;
+        }
+        if (a == "--max-cycles") o.max_cycles = static_cast<uint64_t>(num("--max-cycles"));
+        else if (a == "--stall-cycles") o.stall_cycles = static_cast<uint64_t>(num("--stall-cycles"));
+        else if (a == "--clock-mhz") o.clock_mhz = static_cast<unsigned>(num("--clock-mhz"));
+        else if (a == "--mmio-write-ns") o.mmio_write_ns = num("--mmio-write-ns");
+        else if (a == "--mmio-read-ns") o.mmio_read_ns = num("--mmio-read-ns");
+        else if (a == "--dma-write-ns") o.dma_write_ns = num("--dma-write-ns");
+        else if (a == "--arena-mb") o.arena_mb = static_cast<uint64_t>(num("--arena-mb"));
+        else if (a == "--pe-timeout-s") o.pe_wall_timeout_s = static_cast<unsigned>(num("--pe-timeout-s"));
+        else if (a == "--verbose") o.verbose = true;
+        else usage(("unknown option " + a).c_str());
+    }
+    if (o.program.empty()) usage("no program given");
+    if (o.clock_mhz == 0) usage("--clock-mhz must be positive");
+    o.program.push_back(nullptr);
+    return o;
+}
+
+// ------------------------------------------------------------------ shared memory
+class SharedMemory {
+public:
+    SharedMemory(unsigned nodes, uint64_t arena_bytes) {
+        name_ = "/canopy-cosim-" + std::to_string(getpid());
+        size_t header = sizeof(canopy_cosim_shm) + nodes * sizeof(canopy_cosim_pe);
+        arena_offset_ = (header + 4095) & ~size_t{4095};
+        bytes_ = arena_offset_ + nodes * arena_bytes;
+        int fd = shm_open(name_.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+        if (fd < 0) throw std::runtime_error("shm_open " + name_ + ": " + std::strerror(errno));
+        if (ftruncate(fd, static_cast<off_t>(bytes_)) != 0) {
+            close(fd);
+            shm_unlink(name_.c_str());
+            throw std::runtime_error("ftruncate " + name_ + ": " + std::strerror(errno));
+        }
+        base_ = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        close(fd);
+        if (base_ == MAP_FAILED) {
+            shm_unlink(name_.c_str());
+            throw std::runtime_error("mmap " + name_ + ": " + std::strerror(errno));
+        }
+        shm_ = static_cast<canopy_cosim_shm *>(base_);
+        shm_->arena_offset = arena_offset_;
+        shm_->arena_bytes = arena_bytes;
+    }
+    ~SharedMemory() {
+        munmap(base_, bytes_);
+        shm_unlink(name_.c_str());
+    }
+    canopy_cosim_shm *shm() { return shm_; }
+    uint8_t *arena(unsigned node) { return static_cast<uint8_t *>(base_) + arena_offset_ + node * shm_->arena_bytes; }
+    const std::string &name() const { return name_; }
+
+private:
+    std::string name_;
+    size_t bytes_ = 0, arena_offset_ = 0;
+    void *base_ = nullptr;
+    canopy_cosim_shm *shm_ = nullptr;
+};
+
+// ------------------------------------------------------------------ PEs
+enum class PeState { Running, BlockedRead, BlockedWait, BlockedSleep, Detached, Exited };
+
+struct Pe {
+    pid_t pid = -1;
+    PeState state = PeState::Running;
+    uint64_t wake_ns = 0;  // wait deadline or sleep end
+    int exit_status = -1;  // from waitpid, once exited
+};
+
+class Cosim {
+public:
+    Cosim(const Options &o)
+        : o_(o), mem_(CANOPY_NODES, o.arena_mb << 20), ctx_(std::make_unique<VerilatedContext>()) {
+        ctx_->fatalOnError(false);  // an assertion ends the run through gotError(), reported below
+        model_ = std::make_unique<Vcanopy_node_fabric>(ctx_.get(), "fabric");
+        const double ns_per_cycle = 1000.0 / o.clock_mhz;
+        auto cyc = [&](double ns) { return static_cast<unsigned>(ns / ns_per_cycle + 0.5); };
+        PcieTiming t{cyc(o.mmio_write_ns), cyc(o.mmio_read_ns), cyc(o.dma_write_ns), std::max(1u, cyc(o.bridge_ns))};
+        canopy_cosim_shm *s = mem_.shm();
+        s->magic = CANOPY_COSIM_MAGIC;
+        s->nodes = CANOPY_NODES;
+        s->ndims = CANOPY_NDIMS;
+        const unsigned sizes[4] = {CANOPY_SIZE_X, CANOPY_SIZE_Y, CANOPY_SIZE_Z, CANOPY_SIZE_W};
+        std::memcpy(s->sizes, sizes, sizeof sizes);
+        s->clock_mhz = o.clock_mhz;
+        s->arena_bus_base = kArenaBusBase;
+        for (unsigned n = 0; n < CANOPY_NODES; ++n) {
+            sem_init(&s->pe[n].go, 1, 0);
+            sem_init(&s->pe[n].done, 1, 0);
+            hosts_.emplace_back(*model_, n, mem_.arena(n), s->arena_bytes, kArenaBusBase, t);
+        }
+        pes_.resize(CANOPY_NODES);
+    }
+
+    int run();
+
+private:
+    static constexpr uint64_t kArenaBusBase = 0x10'0000'0000ull;
+
+    uint64_t now_ns() const { return cycle_ * 1000 / o_.clock_mhz; }
+    void step();
+    void start_pes();
+    void wait_blocked(unsigned i);
+    void resume(unsigned i);
+    void handle_request(unsigned i);
+    bool condition_holds(unsigned i);
+    void service_pes();
+    bool all_finished() const;
+    std::string describe_waits() const;
+    void fail(const std::string &why);
+    void kill_all();
+
+    Options o_;
+    SharedMemory mem_;
+    std::unique_ptr<VerilatedContext> ctx_;
+    std::unique_ptr<Vcanopy_node_fabric> model_;
+    std::vector<PcieHost> hosts_;
+    std::vector<Pe> pes_;
+    uint64_t cycle_ = 0;
+    bool failed_ = false;
+};
+
+void Cosim::fail(const std::string &why) {
+    if (!failed_) std::fprintf(stderr, "canopy-cosim: FAIL at cycle %" PRIu64 ": %s\n", cycle_, why.c_str());
+    failed_ = true;
+}
+
+void Cosim::step() {
+    for (auto &h : hosts_) h.drive(cycle_);
+    model_->clk_i = 0;
+    model_->eval();
+    for (auto &h : hosts_) h.sample(cycle_);
+    model_->clk_i = 1;
+    model_->eval();
+    ++cycle_;
+    if (ctx_->gotError()) fail("RTL assertion failed (see the message above)");
+}
+
+void Cosim::start_pes() {
+    canopy_cosim_shm *s = mem_.shm();
+    for (unsigned i = 0; i < CANOPY_NODES; ++i) {
+        pid_t pid = fork();
+        if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+        if (pid == 0) {
+            setenv("CANOPY_COSIM", mem_.name().c_str(), 1);
+            setenv("CANOPY_NODE", std::to_string(i).c_str(), 1);
+            execvp(o_.program[0], o_.program.data());
+            std::fprintf(stderr, "canopy-cosim: cannot run %s: %s\n", o_.program[0], std::strerror(errno));
+            _exit(127);
+        }
+        pes_[i].pid = pid;
+    }
+    (void)s;
+    // Let every PE run up to its first request, in node order.
+    for (unsigned i = 0; i < CANOPY_NODES; ++i) wait_blocked(i);
+}
+
+// Block until PE i posts a request (or exits); then act on it.
+void Cosim::wait_blocked(unsigned i) {
+    Pe &pe = pes_[i];
+    canopy_cosim_pe &c = mem_.shm()->pe[i];
+    auto started = std::chrono::steady_clock::now();
+    for (;;) {
+        timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 50'000'000;
+        if (ts.tv_nsec >= 1'000'000'000) ts.tv_sec += 1, ts.tv_nsec -= 1'000'000'000;
+        if (sem_timedwait(&c.done, &ts) == 0) break;
+        int status;
+        if (waitpid(pe.pid, &status, WNOHANG) == pe.pid) {
+            pe.state = PeState::Exited;
+            pe.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+            if (pe.exit_status != 0) fail("PE " + std::to_string(i) + " exited with status " + std::to_string(pe.exit_status));
+            return;
+        }
+        if (std::chrono::steady_clock::now() - started > std::chrono::seconds(o_.pe_wall_timeout_s)) {
+            fail("PE " + std::to_string(i) + " ran " + std::to_string(o_.pe_wall_timeout_s) +
+                 " s without calling the library (watchdog)");
+            pe.state = PeState::Exited;
+            return;
+        }
+    }
+    handle_request(i);
+}
+
+void Cosim::resume(unsigned i) {
+    canopy_cosim_pe &c = mem_.shm()->pe[i];
+    c.now_ns = now_ns();
+    c.now_cycles = cycle_;
+    pes_[i].state = PeState::Running;
+    sem_post(&c.go);
+    wait_blocked(i);
+}
+
+void Cosim::handle_request(unsigned i) {
+    canopy_cosim_pe &c = mem_.shm()->pe[i];
+    Pe &pe = pes_[i];
+    switch (c.req) {
+    case CANOPY_COSIM_REQ_MMIO_WRITE:
+        if (c.mmio_len == 0 || c.mmio_len % 8 || c.mmio_len > CANOPY_COSIM_MAX_MMIO) {
+            fail("PE " + std::to_string(i) + " sent a malformed MMIO write");
+            return;
+        }
+        hosts_[i].mmio_write(cycle_, c.mmio_off, c.mmio_data, c.mmio_len);
+        resume(i);  // posted: the PE goes on at once
+        return;
+    case CANOPY_COSIM_REQ_MMIO_READ:
+        hosts_[i].mmio_read(cycle_, c.mmio_off);
+        pe.state = PeState::BlockedRead;
+        return;
+    case CANOPY_COSIM_REQ_WAIT:
+        pe.state = PeState::BlockedWait;
+        pe.wake_ns = c.wait_timeout_ns > UINT64_MAX - now_ns() ? UINT64_MAX : now_ns() + c.wait_timeout_ns;
+        if (c.wait_arena_off + 8 > mem_.shm()->arena_bytes) {
+            fail("PE " + std::to_string(i) + " waits outside its host memory");
+            return;
+        }
+        if (condition_holds(i)) {
+            c.resp_status = CANOPY_OK;
+            resume(i);
+        }
+        return;
+    case CANOPY_COSIM_REQ_SLEEP:
+        pe.state = PeState::BlockedSleep;
+        pe.wake_ns = now_ns() + c.wait_timeout_ns;
+        return;
+    case CANOPY_COSIM_REQ_EXIT:
+        pe.state = PeState::Detached;
+        sem_post(&c.go);
+        return;
+    default:
+        fail("PE " + std::to_string(i) + " sent unknown request " + std::to_string(c.req));
+    }
+}
+
+bool Cosim::condition_holds(unsigned i) {
+    const canopy_cosim_pe &c = mem_.shm()->pe[i];
+    uint64_t v;
+    std::memcpy(&v, mem_.arena(i) + c.wait_arena_off, sizeof v);
+    return canopy_cmp_holds(v & c.wait_mask, c.wait_cmp, c.wait_value);
+}
+
+// After each cycle: resume, in node order, every PE whose reason to block is over.
+void Cosim::service_pes() {
+    for (unsigned i = 0; i < CANOPY_NODES && !failed_; ++i) {
+        Pe &pe = pes_[i];
+        canopy_cosim_pe &c = mem_.shm()->pe[i];
+        switch (pe.state) {
+        case PeState::BlockedRead:
+            if (hosts_[i].read_done(cycle_)) {
+                c.resp_value = hosts_[i].take_read_value();
+                resume(i);
+            }
+            break;
+        case PeState::BlockedWait:
+            if (condition_holds(i)) {
+                c.resp_status = CANOPY_OK;
+                resume(i);
+            } else if (now_ns() >= pe.wake_ns) {
+                c.resp_status = CANOPY_ETIMEDOUT;
+                resume(i);
+            }
+            break;
+        case PeState::BlockedSleep:
+            if (now_ns() >= pe.wake_ns) {
+                c.resp_status = CANOPY_OK;
+                resume(i);
+            }
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+bool Cosim::all_finished() const {
+    for (const Pe &pe : pes_)
+        if (pe.state != PeState::Detached && pe.state != PeState::Exited) return false;
+    return true;
+}
+
+std::string Cosim::describe_waits() const {
+    std::string s;
+    for (unsigned i = 0; i < CANOPY_NODES; ++i) {
+        const canopy_cosim_pe &c = mem_.shm()->pe[i];
+        if (pes_[i].state == PeState::BlockedWait) {
+            uint64_t v;
+            std::memcpy(&v, const_cast<SharedMemory &>(mem_).arena(i) + c.wait_arena_off, sizeof v);
+            char b[160];
+            std::snprintf(b, sizeof b, "\n  PE %u waits for word at host offset 0x%" PRIx64 " (now %" PRIu64
+                                       ") to compare %d with %" PRIu64,
+                          i, c.wait_arena_off, v, c.wait_cmp, c.wait_value);
+            s += b;
+        }
+    }
+    return s;
+}
+
+void Cosim::kill_all() {
+    for (Pe &pe : pes_)
+        if (pe.pid > 0 && pe.state != PeState::Exited) kill(pe.pid, SIGKILL);
+}
+
+int Cosim::run() {
+    model_->rst_i = 1;
+    for (int i = 0; i < 8; ++i) step();
+    model_->rst_i = 0;
+    start_pes();
+    while (!failed_ && !all_finished()) {
+        step();
+        for (auto &h : hosts_)
+            for (auto &e : h.errors()) fail(e);
+        service_pes();
+        if (cycle_ >= o_.max_cycles) fail("simulated-cycle limit reached (watchdog)");
+        bool moving = false;
+        uint64_t last = 0;
+        for (auto &h : hosts_) moving |= h.busy(), last = std::max(last, h.last_activity());
+        if (!moving && cycle_ - last > o_.stall_cycles)
+            fail("nothing moved for " + std::to_string(o_.stall_cycles) + " cycles with PEs waiting (stall watchdog):" +
+                 describe_waits());
+    }
+    if (failed_) kill_all();
+    // Reap every PE: detached ones finish on their own.
+    int worst = 0;
+    for (unsigned i = 0; i < CANOPY_NODES; ++i) {
+        Pe &pe = pes_[i];
+        if (pe.state != PeState::Exited) {
+            int status;
+            waitpid(pe.pid, &status, 0);
+            pe.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+            if (pe.exit_status != 0 && !failed_)
+                fail("PE " + std::to_string(i) + " exited with status " + std::to_string(pe.exit_status));
+        }
+        worst = std::max(worst, pe.exit_status);
+    }
+    model_->final();
+    if (o_.verbose || failed_)
+        std::fprintf(stderr, "canopy-cosim: %u PEs, %" PRIu64 " cycles (%.1f us simulated): %s\n", CANOPY_NODES,
+                     cycle_, now_ns() / 1000.0, failed_ ? "FAILED" : "ok");
+    return failed_ || worst != 0 ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    Options o = parse(argc, argv);
+    try {
+        Cosim sim(o);
+        return sim.run();
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "canopy-cosim: %s\n", e.what());
+        return 1;
+    }
+}

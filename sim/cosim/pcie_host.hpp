@@ -1,0 +1,92 @@
+// pcie_host.hpp: one node's host, as the device sees it across PCIe.
+//
+// Plays both AXI roles a PCIe-to-AXI bridge would on a board:
+//   - MMIO: the PE's posted writes and non-posted reads of BAR0 become AXI4 bursts on the
+//     node's slave port, after the modeled host-to-device latency; writes are split at
+//     256 bytes (one TLP of the common max payload), and a read is issued only after every
+//     earlier write has been answered (PCIe: reads do not pass posted writes).
+//   - DMA: the node's master port writes land in the PE's host memory (its arena) after the
+//     modeled device-to-memory latency, in order; the bridge answers each burst once it has
+//     taken the last beat (posted writes complete at the bridge).
+// Every handshake follows AXI: valid stays up until ready, payload stable meanwhile.
+// A DMA write outside the PE's host memory is a device bug (an IOMMU fault on a board): it
+// is dropped and reported as a simulation error.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+class Vcanopy_node_fabric;
+
+namespace canopy {
+
+struct PcieTiming {
+    unsigned mmio_write_cycles;  // PE store -> AW at the device
+    unsigned mmio_read_cycles;   // one way; a read round trip costs twice this
+    unsigned dma_write_cycles;   // W beat at the device -> visible in host memory
+    unsigned bridge_b_cycles;    // last W beat -> B response
+};
+
+class PcieHost {
+public:
+    using Model = Vcanopy_node_fabric;
+    PcieHost(Model &m, unsigned node, uint8_t *mem, uint64_t mem_bytes, uint64_t bus_base, const PcieTiming &t)
+        : m_(m), node_(node), mem_(mem), mem_bytes_(mem_bytes), bus_base_(bus_base), t_(t) {}
+
+    // Queue a posted MMIO write (len a multiple of 8) at cycle `now`.
+    void mmio_write(uint64_t now, uint32_t off, const uint8_t *data, uint32_t len);
+    // Queue a read; read_done() tells when its value is back at the PE.
+    void mmio_read(uint64_t now, uint32_t off);
+    bool read_done(uint64_t now) const { return read_state_ == ReadState::Returned && now >= read_return_at_; }
+    uint64_t take_read_value() { read_state_ = ReadState::Idle; return read_value_; }
+
+    void drive(uint64_t now);   // before the clock edge
+    void sample(uint64_t now);  // after the clock edge
+
+    bool busy() const;                   // anything in flight, either direction
+    uint64_t last_activity() const { return last_activity_; }
+    const std::vector<std::string> &errors() const { return errors_; }
+
+private:
+    struct Burst {
+        bool write;
+        uint32_t off;
+        std::vector<uint64_t> words;
+        uint64_t ready_at;
+    };
+    struct DmaBeat {
+        uint64_t apply_at, addr, data;
+        uint8_t strb;
+    };
+    enum class ReadState { Idle, Queued, Issued, Returned };
+
+    void apply_dma(uint64_t now);
+
+    Model &m_;
+    unsigned node_;
+    uint8_t *mem_;
+    uint64_t mem_bytes_, bus_base_;
+    PcieTiming t_;
+
+    // MMIO (host -> device)
+    std::deque<Burst> mmio_q_;
+    bool aw_sent_ = false;
+    size_t w_beat_ = 0;
+    unsigned writes_unanswered_ = 0;
+    ReadState read_state_ = ReadState::Idle;
+    uint64_t read_value_ = 0, read_return_at_ = 0;
+    bool ar_sent_ = false;
+
+    // DMA (device -> host)
+    std::deque<std::pair<uint64_t, unsigned>> dma_aw_;  // (address, beats left)
+    uint64_t dma_next_addr_ = 0;
+    std::deque<DmaBeat> dma_beats_;
+    std::deque<uint64_t> b_due_;
+
+    uint64_t last_activity_ = 0;
+    std::vector<std::string> errors_;
+};
+
+}  // namespace canopy
