@@ -31,7 +31,7 @@ package canopy_pkg;
     PKT_BCAST_REQ = 4'd3,  // broadcast request travelling up to the tree root (reserved: collective subnet)
     PKT_REDUCE = 4'd4,  // reduce contribution travelling up a tree (reserved: reduce engines)
     PKT_CONFIG = 4'd5,  // configuration packet (Mini Packet) writing a router table (reserved: fabric manager)
-    PKT_ACK = 4'd6  // acknowledgement of puts: `offset` bits 19..0 count completed puts, bits 39..20 refused ones
+    PKT_ACK = 4'd6  // acknowledgement of puts: `offset` bits 19..0 count acknowledged puts, bits 39..20 how many of them were refused
   } pkt_type_e;
 
   typedef enum logic [2:0] {
