@@ -12,11 +12,13 @@ include driver/driver.mk
 -include synth/synth.mk
 -include tests/unit/unit.mk
 -include tests/driver-pci/pci.mk
+-include tests/hostif/hostif.mk
 
-.PHONY: help demo test stress lint bench gen clean deps-sim deps-plot
+.PHONY: help demo demo-fabric test stress lint bench gen clean deps-sim deps-plot
 help:
 	@echo "canopy targets:"
 	@echo "  make demo     run the demonstration on a simulated 3x3 torus"
+	@echo "  make demo-fabric   the router-only fabric's traffic summary"
 	@echo "  make test     run the whole test suite (build included; about 10 minutes on 2 cores)"
 	@echo "  make stress   the test suite plus long stress runs"
 	@echo "  make lint     verilator --lint-only -Wall on all RTL"
@@ -31,7 +33,12 @@ deps-sim:
 deps-plot:
 	@tools/ensure-deps.sh plot
 
-demo: $(call sim_bin,3x3)
+# The demonstration: an ordinary C program, linked with libcanopy, on 9 simulated nodes.
+demo: build/driver/examples/put_demo $(call cosim_bin,3x3)
+	@sim/canopy-run -n 9 --torus 3x3 build/driver/examples/put_demo
+
+# The router-only fabric's own summary (no host interface, no driver).
+demo-fabric: $(call sim_bin,3x3)
 	@$(call sim_bin,3x3) demo
 
 test: deps-sim
@@ -40,16 +47,18 @@ test: deps-sim
 stress: deps-sim
 	@python3 tests/run_tests.py --stress
 
-# Lint every configuration the project builds: the router at 1..4 dimensions and the
-# simulation fabric (whose link pipes are lint-checked at latency 0 and 3).
+# Lint every configuration the project builds: the node (router + host interface) at
+# 1..4 dimensions and both simulation fabrics (link pipes at latency 0 and 3).
 LINT := verilator --lint-only -Wall -Irtl
 lint: deps-sim
 	@for d in 1 2 3 4; do \
-	  $(LINT) --top-module canopy_router -GNumDims=$$d $(RTL_SRCS) || exit 1; \
-	  echo "lint: canopy_router NumDims=$$d clean"; done
+	  $(LINT) --top-module canopy_node -GNumDims=$$d $(RTL_SRCS) || exit 1; \
+	  echo "lint: canopy_node NumDims=$$d clean"; done
 	@for l in 0 3; do \
 	  $(LINT) --top-module canopy_torus_fabric -GLinkLatency=$$l $(RTL_SRCS) $(SIM_SV_TOP) || exit 1; \
 	  echo "lint: canopy_torus_fabric LinkLatency=$$l clean"; done
+	@$(LINT) --top-module canopy_node_fabric $(RTL_SRCS) $(COSIM_SV_TOP)
+	@echo "lint: canopy_node_fabric clean"
 
 bench: deps-sim
 	@python3 tools/bench.py

@@ -7,3 +7,16 @@ rtl/canopy_hdr_check.sv
 rtl/canopy_router_input.sv
 rtl/canopy_router.sv
 rtl/canopy_link_pipe.sv
+rtl/canopy_regs_pkg.sv
+rtl/canopy_host_pkg.sv
+rtl/canopy_csr.sv
+rtl/canopy_axi_slave.sv
+rtl/canopy_inj_ring.sv
+rtl/canopy_inj_mux.sv
+rtl/canopy_ack_table.sv
+rtl/canopy_dma_writer.sv
+rtl/canopy_ej_buffer.sv
+rtl/canopy_ejector.sv
+rtl/canopy_writeback.sv
+rtl/canopy_host_if.sv
+rtl/canopy_node.sv

@@ -20,8 +20,8 @@ module canopy_node_fabric #(
   parameter int unsigned LinkBufDepth = 16,
   parameter int unsigned LocalBufDepth = 64,
   parameter int unsigned EjectCredits = 16,
-  parameter logic [31:0] BuildGit     = 32'h0,
-  parameter logic [31:0] BuildDate    = 32'h0,
+  parameter int unsigned BuildGit     = 0,
+  parameter int unsigned BuildDate    = 0,
   localparam int unsigned NumNodes = SizeX * SizeY * SizeZ * SizeW,
   localparam int unsigned NumLinks = 2 * NumDims,
   localparam int unsigned VcW      = $clog2(NumVcs)
@@ -88,7 +88,13 @@ module canopy_node_fabric #(
     .rx_credit_i (rx_credit)
   );
 
+  // The harness uses one AXI ID; IDs, cache and protection attributes are not modelled.
+  localparam int unsigned IdW = 4;
+
   for (genvar n = 0; n < NumNodes; n++) begin : gen_node
+    wire logic [IdW-1:0] unused_bid, unused_rid, unused_awid;
+    wire logic [3:0]     unused_awcache;
+    wire logic [2:0]     unused_awprot;
     canopy_node #(
       .NumDims       (NumDims),
       .NumVcs        (NumVcs),
@@ -97,12 +103,21 @@ module canopy_node_fabric #(
       .LocalBufDepth (LocalBufDepth),
       .EjectCredits  (EjectCredits),
       .BuildGit      (BuildGit),
-      .BuildDate     (BuildDate)
+      .BuildDate     (BuildDate),
+      .AxiIdWidth    (IdW)
     ) u_node (
       .clk_i,
       .rst_i,
       .my_coord_i      (coord[n]),
       .torus_size_i    (torus_size),
+      .s_axi_awid_i    ('0),
+      .s_axi_arid_i    ('0),
+      .s_axi_bid_o     (unused_bid),
+      .s_axi_rid_o     (unused_rid),
+      .m_axi_awid_o    (unused_awid),
+      .m_axi_awcache_o (unused_awcache),
+      .m_axi_awprot_o  (unused_awprot),
+      .m_axi_bid_i     ('0),
       .s_axi_awvalid_i (s_axi_awvalid_i[n]),
       .s_axi_awready_o (s_axi_awready_o[n]),
       .s_axi_awaddr_i  (s_axi_awaddr_i[n]),

@@ -73,7 +73,7 @@ define cosim_verilate
 	  -GNumDims=$(call sim_ndims,$(1)) \
 	  -GSizeX=$(call sim_size,$(1),1) -GSizeY=$(call sim_size,$(1),2) \
 	  -GSizeZ=$(call sim_size,$(1),3) -GSizeW=$(call sim_size,$(1),4) \
-	  -GLinkLatency=$(LINK_LATENCY) -GBuildGit=32\'h$(BUILD_GIT) -GBuildDate=32\'h$(BUILD_DATE) \
+	  -GLinkLatency=$(LINK_LATENCY) -GBuildGit=32\'h$(BUILD_GIT) -GBuildDate=$(BUILD_DATE) \
 	  -CFLAGS "-O2 -std=c++17 -I$(CURDIR)/sim -I$(CURDIR)/sim/cosim -I$(CURDIR)/sim/include -I$(CURDIR)/driver/include" \
 	  -CFLAGS "-DCANOPY_NDIMS=$(call sim_ndims,$(1)) -DCANOPY_SIZE_X=$(call sim_size,$(1),1)" \
 	  -CFLAGS "-DCANOPY_SIZE_Y=$(call sim_size,$(1),2) -DCANOPY_SIZE_Z=$(call sim_size,$(1),3)" \

@@ -10,6 +10,7 @@ the summary line at the end is 'N passed, N failed'. `--stress` adds the long ru
 on two cores.
 """
 import argparse
+import math
 import os
 import subprocess
 import sys
@@ -26,6 +27,10 @@ def fabric_make(torus, latency=1):
     return f"{fabric(torus, latency)} TORUS={torus} LINK_LATENCY={latency}"
 
 
+def cosim_make(torus, latency=1):
+    return f"build/cosim/{torus}-L{latency}/canopy-cosim TORUS={torus} LINK_LATENCY={latency}"
+
+
 class Test:
     def __init__(self, name, cmd, build=(), timeout=600, stress=False):
         self.name, self.cmd, self.build = name, cmd, list(build)
@@ -38,6 +43,8 @@ def declare():
         Test("lint", "make --no-print-directory lint"),
         Test("synth-check", "make --no-print-directory synth-check", timeout=900),
         Test("unit", "make --no-print-directory unit-tests", timeout=900),
+        Test("hostif", "make --no-print-directory hostif-tests", timeout=900),
+        Test("driver-pci", "make --no-print-directory pci-tests", timeout=300),
     ]
     # Every node to every other node, payload byte-exact and in order per pair.
     for torus in ("4", "2x2", "3x3", "4x4", "2x2x2"):
@@ -54,6 +61,21 @@ def declare():
                   [fabric_make("3x3", 6)]))
     t.append(Test("fabric-3x3-L6-uniform", f"{fabric('3x3', 6)} uniform --flits 100000",
                   [fabric_make("3x3", 6)]))
+    # Driver level: real C programs on the co-simulation, through libcanopy.
+    drv = ["driver-tests-build"]
+    for torus in ("3x3", "2x2x2"):
+        nodes = math.prod(int(k) for k in torus.split("x"))
+        run = f"sim/canopy-run -n {nodes} --torus {torus}"
+        build = drv + [cosim_make(torus)]
+        t.append(Test(f"driver-{torus}-put-sizes", f"{run} build/tests/driver/put_sizes", build))
+        t.append(Test(f"driver-{torus}-adversarial", f"{run} build/tests/driver/adversarial", build))
+        t.append(Test(f"driver-{torus}-misuse", f"{run} build/tests/driver/misuse", build))
+        t.append(Test(f"driver-{torus}-rings", f"{run} build/tests/driver/rings", build))
+    t.append(Test("driver-3x3-demo", "sim/canopy-run -n 9 --torus 3x3 build/driver/examples/put_demo",
+                  drv + [cosim_make("3x3")]))
+    t.append(Test("driver-3x3-determinism",
+                  "tests/driver/determinism.sh 3x3 build/driver/examples/put_demo 300",
+                  drv + [cosim_make("3x3")]))
     # Stress: larger fabrics, more traffic, more seeds.
     for seed in range(1, 6):
         t.append(Test(f"stress-4x4-uniform-seed{seed}",

@@ -109,6 +109,12 @@ int main(int argc, char **argv)
         }
     }
 
+    /* Nobody closes (unregistering its window) before everyone is done with it. */
+    uint64_t three = 3;
+    check(canopy_quiet(dev, TIMEOUT_NS), "quiet", me);
+    for (int d = 0; d < n; ++d) check(canopy_put(dev, d, flags_at + 8u * (size_t)me, &three, 8, 0), "put flag", me);
+    for (int s = 0; s < n; ++s) check(canopy_wait_u64(dev, &flags[s], CANOPY_CMP_EQ, 3, TIMEOUT_NS), "wait end", me);
+
     if (me == 0) {
         struct canopy_caps caps;
         check(canopy_caps(dev, &caps), "caps", me);

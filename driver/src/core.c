@@ -23,8 +23,12 @@ enum {
     DOORBELL_BATCH = 8,      /* packets written before one doorbell */
     MAX_FLITS = 255,         /* descriptor limit */
 };
-/* Writeback block words (docs/host-interface.md). */
-enum { WB_INJ_HEAD = 0, WB_PUTS_ACKED = 1, WB_PUTS_FAILED = 2, WB_RX_PUTS = 3, WB_EJ_WRITTEN = 4 };
+/* Writeback block words (docs/host-interface.md). WB_PUTS packs the acknowledged count
+ * (bits 39..0) with the refused count (bits 63..40) so one read sees both consistently. */
+enum { WB_INJ_HEAD = 0, WB_PUTS = 1, WB_PUTS_FAILED = 2, WB_RX_PUTS = 3, WB_EJ_WRITTEN = 4 };
+#define WB_ACKED_MASK ((UINT64_C(1) << 40) - 1)
+#define WB_FAILED_SHIFT 40
+#define WB_FAILED_MASK ((UINT64_C(1) << 24) - 1)
 /* Ejection ring entry words and statuses. */
 enum { EJ_HDR0 = 0, EJ_HDR1 = 1, EJ_INFO = 2, EJ_SEQ = 3 };
 #define DEFAULT_TIMEOUT_NS (10ull * 1000 * 1000 * 1000)
@@ -168,9 +172,10 @@ static int setup_host_structures(canopy_dev *dev)
     if ((rc = csr_read(dev, CANOPY_REG_INJ_HEAD, &head)) || (rc = csr_read(dev, CANOPY_REG_PUTS_ACKED, &acked)) ||
         (rc = csr_read(dev, CANOPY_REG_PUTS_FAILED, &failed)))
         return rc;
+    acked &= WB_ACKED_MASK;
+    failed &= WB_FAILED_MASK;
     *wb_word(dev, WB_INJ_HEAD) = head;
-    *wb_word(dev, WB_PUTS_ACKED) = acked;
-    *wb_word(dev, WB_PUTS_FAILED) = failed;
+    *wb_word(dev, WB_PUTS) = acked | failed << WB_FAILED_SHIFT;
     dev->inj_tail = dev->inj_head_seen = (uint32_t)head;
     dev->puts_issued = acked;
     dev->failed_seen = failed;
@@ -433,13 +438,12 @@ int canopy_quiet(canopy_dev *dev, uint64_t timeout_ns)
     int rc = usable(dev);
     if (rc) return rc;
     if ((rc = ring_doorbell(dev))) return rc;
-    if (dev->puts_issued != *wb_word(dev, WB_PUTS_ACKED)) {
-        /* The acked count only grows toward puts_issued, so GE is exact. */
-        rc = dev->hal.ops->wait(&dev->hal, wb_word(dev, WB_PUTS_ACKED), ~0ull, CANOPY_CMP_GE, dev->puts_issued,
-                                timeout_ns);
-        if (rc) return rc;
-    }
-    uint64_t failed = *wb_word(dev, WB_PUTS_FAILED);
+    const uint64_t issued = dev->puts_issued & WB_ACKED_MASK;
+    /* The acknowledged count only grows toward what was issued, so GE is exact (40 bits:
+     * a wrap takes years at line rate). */
+    rc = dev->hal.ops->wait(&dev->hal, wb_word(dev, WB_PUTS), WB_ACKED_MASK, CANOPY_CMP_GE, issued, timeout_ns);
+    if (rc) return rc;
+    uint64_t failed = *wb_word(dev, WB_PUTS) >> WB_FAILED_SHIFT;
     int refused = failed != dev->failed_seen;
     dev->failed_seen = failed;
     return refused ? CANOPY_EREFUSED : CANOPY_OK;

@@ -130,8 +130,8 @@ public:
         munmap(base_, bytes_);
         shm_unlink(name_.c_str());
     }
-    canopy_cosim_shm *shm() { return shm_; }
-    uint8_t *arena(unsigned node) { return static_cast<uint8_t *>(base_) + arena_offset_ + node * shm_->arena_bytes; }
+    canopy_cosim_shm *shm() const { return shm_; }
+    uint8_t *arena(unsigned node) const { return static_cast<uint8_t *>(base_) + arena_offset_ + node * shm_->arena_bytes; }
     const std::string &name() const { return name_; }
 
 private:
@@ -369,7 +369,7 @@ std::string Cosim::describe_waits() const {
         const canopy_cosim_pe &c = mem_.shm()->pe[i];
         if (pes_[i].state == PeState::BlockedWait) {
             uint64_t v;
-            std::memcpy(&v, const_cast<SharedMemory &>(mem_).arena(i) + c.wait_arena_off, sizeof v);
+            std::memcpy(&v, mem_.arena(i) + c.wait_arena_off, sizeof v);
             char b[160];
             std::snprintf(b, sizeof b, "\n  PE %u waits for word at host offset 0x%" PRIx64 " (now %" PRIu64
                                        ") to compare %d with %" PRIu64,

@@ -104,13 +104,14 @@ int main(void)
     uint64_t size = WIN;
     CHECK_OK(canopy_raw_mmio_write(dev, CANOPY_REG_WIN_SIZE, &size, 8)); /* canaries beyond */
     test_hello(dev, FLAGS, 1);
+    test_flag_barrier(dev, win, FLAGS, 2); /* every window is final (shrunk) */
     if (me == 0) attack(dev, win);
     if (me == 1) victim(dev, win);
     /* Still healthy: an ordinary exchange, checked. */
-    test_flag_barrier(dev, win, FLAGS, 2);
+    test_flag_barrier(dev, win, FLAGS, 3);
     uint64_t word = 0x1234000 + (uint64_t)me, got;
     CHECK_OK(canopy_put(dev, (me + 1) % n, 0, &word, 8, 0));
-    test_flag_barrier(dev, win, FLAGS, 3);
+    test_flag_barrier(dev, win, FLAGS, 4);
     memcpy(&got, win, 8);
     CHECK(got == 0x1234000 + (uint64_t)((me + n - 1) % n), "ordinary put after the attack: got 0x%llx",
           (unsigned long long)got);

@@ -1,0 +1,246 @@
+// canopy_axi_slave: the host's MMIO port (BAR0): an AXI4 slave that turns bursts into
+// one word access per beat.
+//
+// Interface contract
+//   - s_axi_*: AXI4, 64-bit data, 16-bit byte address (64 KiB BAR0). INCR bursts of any
+//     length (1..256 beats) and any beat size up to 8 bytes, any WSTRB. FIXED bursts repeat
+//     their address; WRAP bursts are treated as INCR (a PCIe bridge never issues them). One
+//     write burst and one read burst are handled at a time (the next address is accepted
+//     after the response of the current one); reads and writes proceed independently.
+//     Every response is OKAY: a refused access is counted, never signalled as a bus error.
+//   - Address map: CSR space 0x0000..0x0FFF goes to canopy_csr's access port (csr_*); the
+//     injection window 0x8000..0xFFFF to the injection ring (win_*: window word index
+//     address[14:3]; reads of the window return 0, without error); anything else reads 0,
+//     ignores writes, and pulses err_wr_o / err_rd_o (one pulse per refused beat).
+//   - A write beat is forwarded the cycle it is accepted (csr_wr_o / win_wr_o, never
+//     backpressured); a beat whose WSTRB is all zero accesses nothing. The CSR address is
+//     the beat's 8-byte aligned address: the strobes select the bytes.
+//   - A read beat issues csr_rd_o one cycle and returns csr_rd_data_i (canopy_csr's
+//     registered data, which holds until the next csr_rd_o) on R the next: one beat per
+//     two cycles at most, ample for MMIO reads. A read is never issued to the CSRs in the
+//     same cycle as a CSR write, so canopy_csr's single err_o pulse always counts one
+//     access.
+//   - WLAST is not needed (the beat count comes from AWLEN); its agreement with AWLEN is
+//     asserted.
+`default_nettype none
+`include "canopy_assert.svh"
+
+module canopy_axi_slave #(
+  parameter int unsigned IdWidth = 4,  /// AXI ID bits (echoed in responses)
+  localparam int unsigned AddrWidth = 16,
+  localparam int unsigned CsrAddrBits = canopy_regs_pkg::CsrAddrBits,
+  localparam int unsigned WinIdxBits = $clog2(canopy_host_pkg::InjWindowWords)
+) (
+  input  wire logic                   clk_i,
+  input  wire logic                   rst_i,
+
+  // AXI4 slave: write address, write data, write response
+  input  wire logic [IdWidth-1:0]     s_axi_awid_i,
+  input  wire logic [AddrWidth-1:0]   s_axi_awaddr_i,
+  input  wire logic [7:0]             s_axi_awlen_i,
+  input  wire logic [2:0]             s_axi_awsize_i,
+  input  wire logic [1:0]             s_axi_awburst_i,
+  input  wire logic                   s_axi_awvalid_i,
+  output logic                        s_axi_awready_o,
+  input  wire logic [63:0]            s_axi_wdata_i,
+  input  wire logic [7:0]             s_axi_wstrb_i,
+  input  wire logic                   s_axi_wlast_i,
+  input  wire logic                   s_axi_wvalid_i,
+  output logic                        s_axi_wready_o,
+  output logic      [IdWidth-1:0]     s_axi_bid_o,
+  output logic      [1:0]             s_axi_bresp_o,
+  output logic                        s_axi_bvalid_o,
+  input  wire logic                   s_axi_bready_i,
+  // AXI4 slave: read address, read data
+  input  wire logic [IdWidth-1:0]     s_axi_arid_i,
+  input  wire logic [AddrWidth-1:0]   s_axi_araddr_i,
+  input  wire logic [7:0]             s_axi_arlen_i,
+  input  wire logic [2:0]             s_axi_arsize_i,
+  input  wire logic [1:0]             s_axi_arburst_i,
+  input  wire logic                   s_axi_arvalid_i,
+  output logic                        s_axi_arready_o,
+  output logic      [IdWidth-1:0]     s_axi_rid_o,
+  output logic      [63:0]            s_axi_rdata_o,
+  output logic      [1:0]             s_axi_rresp_o,
+  output logic                        s_axi_rlast_o,
+  output logic                        s_axi_rvalid_o,
+  input  wire logic                   s_axi_rready_i,
+
+  // canopy_csr access port
+  output logic                        csr_wr_o,
+  output logic      [CsrAddrBits-1:0] csr_wr_addr_o,
+  output logic      [63:0]            csr_wr_data_o,
+  output logic      [7:0]             csr_wr_strb_o,
+  output logic                        csr_rd_o,
+  output logic      [CsrAddrBits-1:0] csr_rd_addr_o,
+  input  wire logic [63:0]            csr_rd_data_i,
+
+  // injection window writes
+  output logic                        win_wr_o,
+  output logic      [WinIdxBits-1:0]  win_wr_idx_o,
+  output logic      [63:0]            win_wr_data_o,
+  output logic      [7:0]             win_wr_strb_o,
+
+  // refused accesses (unmapped offsets), one pulse per beat
+  output logic                        err_wr_o,
+  output logic                        err_rd_o
+);
+  localparam logic [1:0] BurstFixed = 2'b00;
+  localparam logic [1:0] RespOkay   = 2'b00;
+
+  `CANOPY_STATIC_ASSERT(gen_window_check, WinIdxBits + 3 == AddrWidth - 1,
+                        "the injection window must be the upper half of BAR0")
+
+  // Address of the beat after `addr` in a burst of beats of 2^size bytes (size clamped to
+  // the bus width): INCR aligns down to the beat size and steps one beat; FIXED stays.
+  function automatic logic [AddrWidth-1:0] next_addr(input logic [AddrWidth-1:0] addr,
+                                                     input logic [2:0] size,
+                                                     input logic [1:0] burst);
+    logic [AddrWidth-1:0] step;
+    step = AddrWidth'(1) << ((size > 3'd3) ? 3'd3 : size);
+    next_addr = (burst == BurstFixed) ? addr : (addr & ~(step - 1'b1)) + step;
+  endfunction
+
+  function automatic logic is_csr(input logic [AddrWidth-1:0] addr);
+    is_csr = addr < AddrWidth'(canopy_regs_pkg::CsrBytes);
+  endfunction
+
+  function automatic logic is_win(input logic [AddrWidth-1:0] addr);
+    is_win = addr[AddrWidth-1];
+  endfunction
+
+  // ---------------------------------------------------------------- write side
+  typedef enum logic [1:0] { WIdle, WData, WResp } wstate_e;
+  wstate_e              w_state_q, w_state_d;
+  logic [AddrWidth-1:0] w_addr_q, w_addr_d;
+  logic [7:0]           w_left_q, w_left_d;    // beats left after the current one
+  logic [2:0]           w_size_q;
+  logic [1:0]           w_burst_q;
+  logic [IdWidth-1:0]   w_id_q;
+  logic                 w_beat, w_any_strb;
+
+  assign s_axi_awready_o = w_state_q == WIdle;
+  assign s_axi_wready_o  = w_state_q == WData;
+  assign s_axi_bvalid_o  = w_state_q == WResp;
+  assign s_axi_bid_o     = w_id_q;
+  assign s_axi_bresp_o   = RespOkay;
+
+  assign w_beat     = w_state_q == WData && s_axi_wvalid_i;
+  assign w_any_strb = s_axi_wstrb_i != '0;
+
+  assign csr_wr_o      = w_beat && w_any_strb && is_csr(w_addr_q);
+  assign csr_wr_addr_o = {w_addr_q[CsrAddrBits-1:3], 3'b000};
+  assign csr_wr_data_o = s_axi_wdata_i;
+  assign csr_wr_strb_o = s_axi_wstrb_i;
+  assign win_wr_o      = w_beat && w_any_strb && is_win(w_addr_q);
+  assign win_wr_idx_o  = w_addr_q[WinIdxBits+2:3];
+  assign win_wr_data_o = s_axi_wdata_i;
+  assign win_wr_strb_o = s_axi_wstrb_i;
+  assign err_wr_o      = w_beat && w_any_strb && !is_csr(w_addr_q) && !is_win(w_addr_q);
+
+  always_comb begin
+    w_state_d = w_state_q;
+    w_addr_d  = w_addr_q;
+    w_left_d  = w_left_q;
+    unique case (w_state_q)
+      WIdle: if (s_axi_awvalid_i) begin
+        w_state_d = WData;
+        w_addr_d  = s_axi_awaddr_i;
+        w_left_d  = s_axi_awlen_i;
+      end
+      WData: if (s_axi_wvalid_i) begin
+        w_addr_d = next_addr(w_addr_q, w_size_q, w_burst_q);
+        w_left_d = w_left_q - 1'b1;
+        if (w_left_q == '0) w_state_d = WResp;
+      end
+      WResp: if (s_axi_bready_i) w_state_d = WIdle;
+      default: w_state_d = WIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) w_state_q <= WIdle;
+    else       w_state_q <= w_state_d;
+  end
+
+  always_ff @(posedge clk_i) begin
+    w_addr_q <= w_addr_d;
+    w_left_q <= w_left_d;
+    if (w_state_q == WIdle && s_axi_awvalid_i) begin
+      w_size_q  <= s_axi_awsize_i;
+      w_burst_q <= s_axi_awburst_i;
+      w_id_q    <= s_axi_awid_i;
+    end
+  end
+
+  // ---------------------------------------------------------------- read side
+  typedef enum logic [1:0] { RIdle, RIssue, RData } rstate_e;
+  rstate_e              r_state_q, r_state_d;
+  logic [AddrWidth-1:0] r_addr_q, r_addr_d;
+  logic [7:0]           r_left_q, r_left_d;
+  logic [2:0]           r_size_q;
+  logic [1:0]           r_burst_q;
+  logic [IdWidth-1:0]   r_id_q;
+  logic                 r_csr_q;      // the beat on R was read from the CSRs
+  logic                 r_issue;
+
+  // A read beat waits while a CSR write beat uses the access port.
+  assign r_issue = r_state_q == RIssue && !csr_wr_o;
+
+  assign csr_rd_o      = r_issue && is_csr(r_addr_q);
+  assign csr_rd_addr_o = {r_addr_q[CsrAddrBits-1:3], 3'b000};
+  assign err_rd_o      = r_issue && !is_csr(r_addr_q) && !is_win(r_addr_q);
+
+  assign s_axi_arready_o = r_state_q == RIdle;
+  assign s_axi_rvalid_o  = r_state_q == RData;
+  assign s_axi_rdata_o   = r_csr_q ? csr_rd_data_i : '0;
+  assign s_axi_rresp_o   = RespOkay;
+  assign s_axi_rlast_o   = r_left_q == '0;
+  assign s_axi_rid_o     = r_id_q;
+
+  always_comb begin
+    r_state_d = r_state_q;
+    r_addr_d  = r_addr_q;
+    r_left_d  = r_left_q;
+    unique case (r_state_q)
+      RIdle: if (s_axi_arvalid_i) begin
+        r_state_d = RIssue;
+        r_addr_d  = s_axi_araddr_i;
+        r_left_d  = s_axi_arlen_i;
+      end
+      RIssue: if (r_issue) r_state_d = RData;
+      RData: if (s_axi_rready_i) begin
+        if (r_left_q == '0) begin
+          r_state_d = RIdle;
+        end else begin
+          r_state_d = RIssue;
+          r_addr_d  = next_addr(r_addr_q, r_size_q, r_burst_q);
+          r_left_d  = r_left_q - 1'b1;
+        end
+      end
+      default: r_state_d = RIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) r_state_q <= RIdle;
+    else       r_state_q <= r_state_d;
+  end
+
+  always_ff @(posedge clk_i) begin
+    r_addr_q <= r_addr_d;
+    r_left_q <= r_left_d;
+    if (r_issue) r_csr_q <= is_csr(r_addr_q);
+    if (r_state_q == RIdle && s_axi_arvalid_i) begin
+      r_size_q  <= s_axi_arsize_i;
+      r_burst_q <= s_axi_arburst_i;
+      r_id_q    <= s_axi_arid_i;
+    end
+  end
+
+  `CANOPY_ASSERT(a_wlast, !w_beat || s_axi_wlast_i == (w_left_q == '0),
+                 "WLAST disagrees with AWLEN")
+  `CANOPY_ASSERT(a_csr_port_shared, !(csr_wr_o && csr_rd_o), "CSR read and write in one cycle")
+endmodule
+
+`default_nettype wire

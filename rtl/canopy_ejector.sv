@@ -1,0 +1,321 @@
+// canopy_ejector: what the host interface does with each packet the router delivers.
+//
+// Interface contract
+//   - ej_* / ej_credit_o: the router's local output (its tx side), buffered per VC by
+//     canopy_ej_buffer (EjectCredits flits per VC, one credit returned per flit consumed),
+//     which hands this block whole packets one at a time.
+//   - win_*, ej_base_i, ej_entries_i: the registration CSRs (static while traffic targets
+//     the node). ej_head_we_i / ej_head_i: the EJ_HEAD doorbell and its value; accepted
+//     only if it moves forward by at most the entries issued, else err_doorbell_o.
+//   - req_* / data_*: requests to canopy_dma_writer (valid/ready) and their payload words
+//     (this block's data source: the writer reads it only while working on one of this
+//     block's requests, in order). done_*: every DMA completion tag; this block acts on
+//     kinds DmaPutOk, DmaPutFail and DmaEntry and ignores the rest.
+//   - ack_*: one pulse per acknowledgement owed (to canopy_ack_table), taken on the DMA
+//     completion of the put (a refused put completes as a zero-length request, in order).
+//   - Event pulses (rx_flit_o, rx_pkt_o: every flit / packet delivered, ACKs included;
+//     rx_put_o; ej_written_o: an entry's write completed; err_*), and acked_add_o /
+//     failed_add_o (an arriving ACK's counts, zero otherwise), for the counters.
+//   - ej_full_o: the ejection ring is full (STATUS.ej_full).
+//
+// Per packet, one at a time: the two header flits, then
+//   PUT inside the window: DMA write of the payload to WIN_BASE + offset (words stream
+//     from the VC buffer into the writer), then, with NOTIFY, an ejection ring entry.
+//   PUT outside the window (or no window): ERR_DMA_BOUNDS, payload discarded, with ACK_REQ
+//     a zero-length DMA request whose completion owes a failed ACK, and a BOUNDS entry.
+//   ACK: its counts go to PUTS_ACKED / PUTS_FAILED.
+//   anything else: an UNSUPPORTED entry.
+// An entry is written only while the ring has room (entries issued - EJ_HEAD <
+// EJ_ENTRIES); the ejector waits for room, and with it the router's ejection. With no
+// ring (EJ_ENTRIES 0) the entry is dropped and counts in ERR_EJ_NORING (for a refused put
+// too, besides ERR_DMA_BOUNDS). The ejector never waits for the ACK generator.
+// A packet shorter than its len is padded with zero bytes, a longer one truncated to len
+// (only a faulty link can deliver either: the injection port checks every tail).
+`default_nettype none
+`include "canopy_assert.svh"
+
+module canopy_ejector #(
+  parameter int unsigned NumVcs       = 4,   /// VCs of the router's local port
+  parameter int unsigned EjectCredits = 16,  /// router credits toward the host per VC: the buffer per VC, a power of two >= 2
+  localparam int unsigned VcW = $clog2(NumVcs),
+  localparam int unsigned TagW = canopy_host_pkg::DmaTagBits,
+  localparam int unsigned LenW = canopy_host_pkg::DmaLenBits,
+  localparam int unsigned CntW = canopy_host_pkg::AckCountBits
+) (
+  input  wire logic                clk_i,
+  input  wire logic                rst_i,
+
+  input  wire logic                ej_valid_i,
+  input  wire logic [63:0]         ej_flit_i,
+  input  wire logic                ej_last_i,
+  input  wire logic [VcW-1:0]      ej_vc_i,
+  output logic      [NumVcs-1:0]   ej_credit_o,
+
+  input  wire logic [63:0]         win_base_i,
+  input  wire logic [63:0]         win_size_i,
+  input  wire logic [63:0]         ej_base_i,
+  input  wire logic [63:0]         ej_entries_i,
+  input  wire logic                ej_head_we_i,
+  input  wire logic [63:0]         ej_head_i,
+
+  output logic                     req_valid_o,
+  input  wire logic                req_ready_i,
+  output logic      [63:0]         req_addr_o,
+  output logic      [LenW-1:0]     req_len_o,
+  output logic      [TagW-1:0]     req_tag_o,
+  output logic                     data_valid_o,
+  input  wire logic                data_ready_i,
+  output logic      [63:0]         data_o,
+  input  wire logic                done_valid_i,
+  input  wire logic [TagW-1:0]     done_tag_i,
+
+  output logic                     ack_valid_o,
+  output logic                     ack_ok_o,
+  output canopy_pkg::coords_t      ack_src_o,
+
+  output logic                     rx_flit_o,
+  output logic                     rx_pkt_o,
+  output logic                     rx_put_o,
+  output logic                     ej_written_o,
+  output logic      [CntW-1:0]     acked_add_o,
+  output logic      [CntW-1:0]     failed_add_o,
+  output logic                     err_dma_bounds_o,
+  output logic                     err_ej_noring_o,
+  output logic                     err_doorbell_o,
+  output logic                     ej_full_o
+);
+  localparam int unsigned WordsW = $clog2(canopy_pkg::MaxPayloadBytes / 8 + 1);
+
+  // ---------------------------------------------------------------- arrivals
+  logic        front_valid, front_last, pop_front;
+  logic [63:0] front_flit;
+
+  canopy_ej_buffer #(.NumVcs(NumVcs), .EjectCredits(EjectCredits), .FlitWidth(64)) u_buffer (
+    .clk_i,
+    .rst_i,
+    .ej_valid_i,
+    .ej_flit_i,
+    .ej_last_i,
+    .ej_vc_i,
+    .ej_credit_o,
+    .out_valid_o (front_valid),
+    .out_ready_i (pop_front),
+    .out_flit_o  (front_flit),
+    .out_last_o  (front_last)
+  );
+
+  typedef enum logic [2:0] {
+    SHdr0, SHdr1, SDecide, SReq, SData, SDiscard, SEntry, SEntryData
+  } state_e;
+  state_e state_q, state_d;
+
+  // ---------------------------------------------------------------- packet state
+  logic [63:0]       hdr0_q, hdr0_d, hdr1_q, hdr1_d;
+  logic              ended_q, ended_d;     // the packet's tail flit has been consumed
+  logic              put_ok_q, put_ok_d;   // PUT inside the window
+  logic              entry_q, entry_d;     // an ejection ring entry is owed
+  logic [7:0]        status_q, status_d;
+  logic [WordsW-1:0] words_q, words_d;     // payload words handed to the writer
+  logic [1:0]        ent_idx_q, ent_idx_d; // entry words handed to the writer
+  logic [63:0]       n_q, n_d;             // ejection ring entries issued
+  logic [63:0]       head_q, head_d;       // host's consumer count (EJ_HEAD), accepted
+
+  /* verilator lint_off UNUSEDSIGNAL */  // the fields that matter here, as in canopy_router_input
+  canopy_pkg::hdr_t hdr;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign hdr = canopy_pkg::hdr_t'({hdr1_q, hdr0_q});
+
+  wire logic is_put  = hdr.ptype == canopy_pkg::PKT_PUT;
+  wire logic is_ack  = hdr.ptype == canopy_pkg::PKT_ACK;
+  wire logic ack_req = hdr.flags[canopy_pkg::FlagAckReq];
+  wire logic notify  = hdr.flags[canopy_pkg::FlagNotify];
+  wire logic in_win  = win_size_i != '0 && 64'(hdr.offset) + 64'(hdr.len) <= win_size_i;
+  wire logic [WordsW-1:0] pay_words = WordsW'((hdr.len + LenW'(7)) >> 3);
+  wire logic [63:0] ring_used = n_q - head_q;
+  wire logic        ring_room = ring_used < ej_entries_i;
+
+  canopy_host_pkg::dma_tag_t tag;
+
+  // Requests and payload words offered to the DMA writer: a function of the state only
+  // (never of the ready inputs), in a block of their own.
+  always_comb begin
+    req_valid_o  = 1'b0;
+    req_addr_o   = '0;
+    req_len_o    = '0;
+    tag.kind     = canopy_host_pkg::DmaEntry;
+    tag.ack_req  = 1'b0;
+    tag.src      = '0;
+    data_valid_o = 1'b0;
+    data_o       = '0;
+    unique case (state_q)
+      SReq: begin
+        // The payload write, or the zero-length marker of a refused put.
+        req_valid_o = 1'b1;
+        req_addr_o  = put_ok_q ? win_base_i + 64'(hdr.offset) : '0;
+        req_len_o   = put_ok_q ? hdr.len : '0;
+        tag.kind    = put_ok_q ? canopy_host_pkg::DmaPutOk : canopy_host_pkg::DmaPutFail;
+        tag.ack_req = ack_req;
+        tag.src     = hdr.src;
+      end
+      SData: begin
+        // Past an early tail the payload is padded with zeros.
+        data_valid_o = ended_q || front_valid;
+        data_o       = ended_q ? '0 : front_flit;
+      end
+      SEntry: begin
+        req_valid_o = ej_entries_i != '0 && ring_room;
+        req_addr_o  = ej_base_i + ((n_q & (ej_entries_i - 1'b1)) << 5);
+        req_len_o   = LenW'(canopy_host_pkg::EjEntryBytes);
+      end
+      SEntryData: begin
+        // header word 0, header word 1, status, seq (= entries issued, this one included)
+        data_valid_o = 1'b1;
+        unique case (ent_idx_q)
+          2'd0: data_o = hdr0_q;
+          2'd1: data_o = hdr1_q;
+          2'd2: data_o = {56'd0, status_q};
+          default: data_o = n_q;
+        endcase
+      end
+      default: ;
+    endcase
+  end
+
+  // Next state.
+  always_comb begin
+    state_d   = state_q;
+    hdr0_d    = hdr0_q;
+    hdr1_d    = hdr1_q;
+    ended_d   = ended_q;
+    put_ok_d  = put_ok_q;
+    entry_d   = entry_q;
+    status_d  = status_q;
+    words_d   = words_q;
+    ent_idx_d = ent_idx_q;
+    n_d       = n_q;
+    pop_front = 1'b0;
+
+    acked_add_o      = '0;
+    failed_add_o     = '0;
+    err_dma_bounds_o = 1'b0;
+    err_ej_noring_o  = 1'b0;
+
+    unique case (state_q)
+      SHdr0: if (front_valid) begin
+        pop_front = 1'b1;
+        hdr0_d    = front_flit;
+        // A one-flit packet cannot hold a header; only a faulty link delivers one.
+        if (!front_last) state_d = SHdr1;
+      end
+      SHdr1: if (front_valid) begin
+        pop_front = 1'b1;
+        hdr1_d    = front_flit;
+        ended_d   = front_last;
+        state_d   = SDecide;
+      end
+      SDecide: begin
+        words_d  = '0;
+        put_ok_d = is_put && in_win;
+        entry_d  = 1'b0;
+        status_d = canopy_host_pkg::EjStatusOkNotify;
+        state_d  = SDiscard;
+        if (is_put && in_win) begin
+          entry_d = notify;
+          state_d = SReq;
+        end else if (is_put) begin
+          err_dma_bounds_o = 1'b1;
+          entry_d  = 1'b1;
+          status_d = canopy_host_pkg::EjStatusBounds;
+          if (ack_req) state_d = SReq;
+        end else if (is_ack) begin
+          acked_add_o  = hdr.offset[CntW-1:0];
+          failed_add_o = hdr.offset[2*CntW-1:CntW];
+        end else begin
+          entry_d  = 1'b1;
+          status_d = canopy_host_pkg::EjStatusUnsupported;
+        end
+      end
+      SReq: if (req_ready_i) state_d = (put_ok_q && hdr.len != '0) ? SData : SDiscard;
+      SData: if (data_ready_i) begin
+        pop_front = !ended_q;
+        ended_d   = ended_q || front_last;
+        words_d   = words_q + 1'b1;
+        if (words_d == pay_words) state_d = SDiscard;
+      end
+      SDiscard: begin
+        // Drop what is left of the packet (the payload of anything but a PUT written).
+        if (!ended_q && front_valid) begin
+          pop_front = 1'b1;
+          ended_d   = front_last;
+        end
+        if (ended_d) state_d = entry_q ? SEntry : SHdr0;
+      end
+      SEntry: begin
+        if (ej_entries_i == '0) begin
+          err_ej_noring_o = 1'b1;
+          state_d = SHdr0;
+        end else if (req_ready_i && ring_room) begin
+          n_d       = n_q + 1'b1;
+          ent_idx_d = '0;
+          state_d   = SEntryData;
+        end
+      end
+      SEntryData: if (data_ready_i) begin
+        ent_idx_d = ent_idx_q + 1'b1;
+        if (ent_idx_q == 2'd3) state_d = SHdr0;
+      end
+      default: state_d = SHdr0;
+    endcase
+  end
+
+  assign req_tag_o = TagW'(tag);
+
+  // EJ_HEAD: forward by at most the entries issued.
+  wire logic head_ok = ej_head_i - head_q <= ring_used;
+  assign err_doorbell_o = ej_head_we_i && !head_ok;
+  assign head_d         = (ej_head_we_i && head_ok) ? ej_head_i : head_q;
+  assign ej_full_o      = ej_entries_i != '0 && !ring_room;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      state_q <= SHdr0;
+      n_q     <= '0;
+      head_q  <= '0;
+    end else begin
+      state_q <= state_d;
+      n_q     <= n_d;
+      head_q  <= head_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    hdr0_q    <= hdr0_d;
+    hdr1_q    <= hdr1_d;
+    ended_q   <= ended_d;
+    put_ok_q  <= put_ok_d;
+    entry_q   <= entry_d;
+    status_q  <= status_d;
+    words_q   <= words_d;
+    ent_idx_q <= ent_idx_d;
+  end
+
+  // ---------------------------------------------------------------- completions, events
+  canopy_host_pkg::dma_tag_t done;
+  assign done = canopy_host_pkg::dma_tag_t'(done_tag_i);
+
+  assign rx_put_o     = done_valid_i && done.kind == canopy_host_pkg::DmaPutOk;
+  assign ej_written_o = done_valid_i && done.kind == canopy_host_pkg::DmaEntry;
+  assign ack_valid_o  = done_valid_i && done.ack_req
+                        && (done.kind == canopy_host_pkg::DmaPutOk
+                            || done.kind == canopy_host_pkg::DmaPutFail);
+  assign ack_ok_o     = done.kind == canopy_host_pkg::DmaPutOk;
+  assign ack_src_o    = done.src;
+  assign rx_flit_o    = ej_valid_i;
+  assign rx_pkt_o     = ej_valid_i && ej_last_i;
+
+  `CANOPY_ASSERT(a_pop_valid, !pop_front || front_valid, "popped an empty ejection buffer")
+  `CANOPY_ASSERT(a_ring_bound, ej_entries_i == '0 || ring_used <= ej_entries_i,
+                 "more ejection ring entries outstanding than the ring holds")
+endmodule
+
+`default_nettype wire

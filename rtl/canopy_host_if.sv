@@ -1,0 +1,531 @@
+// canopy_host_if: the host interface of one node (docs/host-interface.md): BAR0 registers
+// and injection ring behind an AXI4 slave, ejection into host memory through an AXI4
+// write master, acknowledgements, and the writeback block.
+//
+// Interface contract
+//   - s_axi_*: AXI4 slave, BAR0 (canopy_axi_slave): CSRs at 0x0000 (docs/register-map.md),
+//     injection ring window at 0x8000. Every response OKAY; refusals are counted.
+//   - m_axi_*: AXI4 write master into host memory (canopy_dma_writer): DMA window,
+//     ejection ring, writeback block. 64-bit address and data, INCR bursts of <= 16 beats
+//     never crossing 4 KiB, one ID, <= 8 bursts outstanding.
+//   - inj_* / inj_credit_i: into the router's local input (the router's rx side), under
+//     the router's credits (LocalBufDepth per VC out of reset); the injector's packets on
+//     their descriptor's VC, ACK packets on P2P_HI, never interleaved.
+//   - ej_* / ej_credit_o: the router's local output (its tx side); the router starts with
+//     EjectCredits credits per VC, one returned per flit consumed.
+//   - my_coord_i / torus_size_i: as for the router (static while out of reset); shown in
+//     TOPO, used for ACK headers and the ACK table index.
+//   - err_bad_*_i: the router's refused-packet counters, shown zero-extended in ERR_BAD_*.
+// FlitWidth must be 64 (ring words are flits). Counters are 64-bit and wrap (they cannot
+// in practice).
+//
+// Blocks: canopy_axi_slave -> canopy_csr (registers) and canopy_inj_ring (ring RAM,
+// doorbell, injector) -> canopy_inj_mux (with canopy_ack_table's ACK generator) -> router;
+// router -> canopy_ejector -> canopy_dma_writer (shared with canopy_writeback, requests
+// arbitrated round-robin) -> host. Doorbell strobes from canopy_csr are delayed one cycle
+// so that the blocks see the register's new value with them.
+`default_nettype none
+`include "canopy_assert.svh"
+
+module canopy_host_if #(
+  parameter int unsigned NumDims       = 0,    /// torus dimensions of the node, 1..4; must be set
+  parameter int unsigned NumVcs        = 4,    /// VCs per link (the router's)
+  parameter int unsigned FlitWidth     = 64,   /// bits per flit: must be 64 here
+  parameter int unsigned LocalBufDepth = 64,   /// router's injection buffer per VC (initial credits)
+  parameter int unsigned EjectCredits  = 16,   /// router's credits toward the host per VC
+  parameter int unsigned InjRingWords  = 2048, /// injection ring words: a power of two, 64..4096
+  parameter int unsigned MaxNodes      = 256,  /// ACK table entries: nodes of the largest torus served
+  parameter int unsigned BuildGit      = 0,    /// BUILD.git: first 8 hex digits of the git commit
+  parameter int unsigned BuildDate     = 0,    /// BUILD.date: decimal YYYYMMDD
+  parameter int unsigned AxiIdWidth    = 4,    /// AXI ID bits, slave and master
+  localparam int unsigned VcW = $clog2(NumVcs)
+) (
+  input  wire logic                                                    clk_i,
+  input  wire logic                                                    rst_i,
+  input  wire canopy_pkg::coords_t                                     my_coord_i,
+  input  wire logic [canopy_pkg::MaxDims-1:0][canopy_pkg::CoordBits:0] torus_size_i,
+
+  input  wire logic [AxiIdWidth-1:0] s_axi_awid_i,
+  input  wire logic [15:0]           s_axi_awaddr_i,
+  input  wire logic [7:0]            s_axi_awlen_i,
+  input  wire logic [2:0]            s_axi_awsize_i,
+  input  wire logic [1:0]            s_axi_awburst_i,
+  input  wire logic                  s_axi_awvalid_i,
+  output logic                       s_axi_awready_o,
+  input  wire logic [63:0]           s_axi_wdata_i,
+  input  wire logic [7:0]            s_axi_wstrb_i,
+  input  wire logic                  s_axi_wlast_i,
+  input  wire logic                  s_axi_wvalid_i,
+  output logic                       s_axi_wready_o,
+  output logic      [AxiIdWidth-1:0] s_axi_bid_o,
+  output logic      [1:0]            s_axi_bresp_o,
+  output logic                       s_axi_bvalid_o,
+  input  wire logic                  s_axi_bready_i,
+  input  wire logic [AxiIdWidth-1:0] s_axi_arid_i,
+  input  wire logic [15:0]           s_axi_araddr_i,
+  input  wire logic [7:0]            s_axi_arlen_i,
+  input  wire logic [2:0]            s_axi_arsize_i,
+  input  wire logic [1:0]            s_axi_arburst_i,
+  input  wire logic                  s_axi_arvalid_i,
+  output logic                       s_axi_arready_o,
+  output logic      [AxiIdWidth-1:0] s_axi_rid_o,
+  output logic      [63:0]           s_axi_rdata_o,
+  output logic      [1:0]            s_axi_rresp_o,
+  output logic                       s_axi_rlast_o,
+  output logic                       s_axi_rvalid_o,
+  input  wire logic                  s_axi_rready_i,
+
+  output logic      [AxiIdWidth-1:0] m_axi_awid_o,
+  output logic      [63:0]           m_axi_awaddr_o,
+  output logic      [7:0]            m_axi_awlen_o,
+  output logic      [2:0]            m_axi_awsize_o,
+  output logic      [1:0]            m_axi_awburst_o,
+  output logic      [3:0]            m_axi_awcache_o,
+  output logic      [2:0]            m_axi_awprot_o,
+  output logic                       m_axi_awvalid_o,
+  input  wire logic                  m_axi_awready_i,
+  output logic      [63:0]           m_axi_wdata_o,
+  output logic      [7:0]            m_axi_wstrb_o,
+  output logic                       m_axi_wlast_o,
+  output logic                       m_axi_wvalid_o,
+  input  wire logic                  m_axi_wready_i,
+  input  wire logic [AxiIdWidth-1:0] m_axi_bid_i,
+  input  wire logic [1:0]            m_axi_bresp_i,
+  input  wire logic                  m_axi_bvalid_i,
+  output logic                       m_axi_bready_o,
+
+  output logic                       inj_valid_o,
+  output logic      [FlitWidth-1:0]  inj_flit_o,
+  output logic                       inj_last_o,
+  output logic      [VcW-1:0]        inj_vc_o,
+  input  wire logic [NumVcs-1:0]     inj_credit_i,
+
+  input  wire logic                  ej_valid_i,
+  input  wire logic [FlitWidth-1:0]  ej_flit_i,
+  input  wire logic                  ej_last_i,
+  input  wire logic [VcW-1:0]        ej_vc_i,
+  output logic      [NumVcs-1:0]     ej_credit_o,
+
+  input  wire logic [31:0]           err_bad_type_i,
+  input  wire logic [31:0]           err_bad_dst_i,
+  input  wire logic [31:0]           err_bad_len_i
+);
+  localparam int unsigned CsrAddrBits = canopy_regs_pkg::CsrAddrBits;
+  localparam int unsigned WinIdxBits  = $clog2(canopy_host_pkg::InjWindowWords);
+  localparam int unsigned TagW        = canopy_host_pkg::DmaTagBits;
+  localparam int unsigned LenW        = canopy_host_pkg::DmaLenBits;
+  localparam int unsigned CntW        = canopy_host_pkg::AckCountBits;
+
+  `CANOPY_STATIC_ASSERT(gen_dims_check, NumDims >= 1 && NumDims <= canopy_pkg::MaxDims,
+                        "NumDims must be 1..4")
+  `CANOPY_STATIC_ASSERT(gen_flit_check, FlitWidth == 64, "the host interface needs 64-bit flits")
+  `CANOPY_STATIC_ASSERT(gen_pkg_check,
+                        canopy_host_pkg::DmaTagBits == canopy_host_pkg::DmaKindBits + 1 + canopy_pkg::HdrSrcBits
+                        && canopy_pkg::HdrSrcBits == canopy_pkg::MaxDims * canopy_pkg::CoordBits
+                        && canopy_host_pkg::InjWindowWords * 8
+                           == canopy_regs_pkg::BarBytes - canopy_regs_pkg::InjWindowOffset
+                        && (1 << canopy_host_pkg::DmaLenBits) > canopy_pkg::MaxPayloadBytes
+                        && 2 * canopy_host_pkg::AckCountBits == canopy_pkg::HdrOffsetBits,
+                        "canopy_host_pkg disagrees with canopy_pkg / canopy_regs_pkg")
+
+  // ---------------------------------------------------------------- AXI slave, CSRs
+  logic                   csr_wr, csr_rd, csr_err, slv_err_wr, slv_err_rd;
+  logic [CsrAddrBits-1:0] csr_wr_addr, csr_rd_addr;
+  logic [63:0]            csr_wr_data, csr_rd_data;
+  logic [7:0]             csr_wr_strb;
+  logic                   win_wr;
+  logic [WinIdxBits-1:0]  win_wr_idx;
+  logic [63:0]            win_wr_data;
+  logic [7:0]             win_wr_strb;
+
+  canopy_axi_slave #(.IdWidth(AxiIdWidth)) u_axi_slave (
+    .clk_i,
+    .rst_i,
+    .s_axi_awid_i, .s_axi_awaddr_i, .s_axi_awlen_i, .s_axi_awsize_i, .s_axi_awburst_i,
+    .s_axi_awvalid_i, .s_axi_awready_o,
+    .s_axi_wdata_i, .s_axi_wstrb_i, .s_axi_wlast_i, .s_axi_wvalid_i, .s_axi_wready_o,
+    .s_axi_bid_o, .s_axi_bresp_o, .s_axi_bvalid_o, .s_axi_bready_i,
+    .s_axi_arid_i, .s_axi_araddr_i, .s_axi_arlen_i, .s_axi_arsize_i, .s_axi_arburst_i,
+    .s_axi_arvalid_i, .s_axi_arready_o,
+    .s_axi_rid_o, .s_axi_rdata_o, .s_axi_rresp_o, .s_axi_rlast_o, .s_axi_rvalid_o,
+    .s_axi_rready_i,
+    .csr_wr_o      (csr_wr),
+    .csr_wr_addr_o (csr_wr_addr),
+    .csr_wr_data_o (csr_wr_data),
+    .csr_wr_strb_o (csr_wr_strb),
+    .csr_rd_o      (csr_rd),
+    .csr_rd_addr_o (csr_rd_addr),
+    .csr_rd_data_i (csr_rd_data),
+    .win_wr_o      (win_wr),
+    .win_wr_idx_o  (win_wr_idx),
+    .win_wr_data_o (win_wr_data),
+    .win_wr_strb_o (win_wr_strb),
+    .err_wr_o      (slv_err_wr),
+    .err_rd_o      (slv_err_rd)
+  );
+
+  // Counters, in this order (index names below).
+  localparam int unsigned CErrDmaBounds = 0;
+  localparam int unsigned CErrInjDesc   = 1;
+  localparam int unsigned CErrInjWrite  = 2;
+  localparam int unsigned CErrDoorbell  = 3;
+  localparam int unsigned CErrCsr       = 4;
+  localparam int unsigned CErrEjNoring  = 5;
+  localparam int unsigned CTxPkts       = 6;
+  localparam int unsigned CTxFlits      = 7;
+  localparam int unsigned CRxPkts       = 8;
+  localparam int unsigned CRxFlits      = 9;
+  localparam int unsigned CRxPuts       = 10;
+  localparam int unsigned CPutsAcked    = 11;
+  localparam int unsigned CPutsFailed   = 12;
+  localparam int unsigned CEjWritten    = 13;
+  localparam int unsigned NumCnt        = 14;
+  logic [NumCnt-1:0][63:0]   cnt_q;
+  logic [NumCnt-1:0][CntW-1:0] cnt_inc;
+
+  logic [63:0] reg_id, reg_build, reg_caps, reg_rings, reg_topo, reg_status;
+  logic [63:0] win_base, win_size, ej_base, ej_entries, ej_head, wb_base, inj_tail;
+  logic        ej_head_we, inj_tail_we, ej_head_we_q, inj_tail_we_q;
+  logic [31:0] inj_head;
+  logic        inj_busy, ej_full;
+
+  canopy_csr u_csr (
+    .clk_i,
+    .rst_i,
+    .wr_i             (csr_wr),
+    .wr_addr_i        (csr_wr_addr),
+    .wr_data_i        (csr_wr_data),
+    .wr_strb_i        (csr_wr_strb),
+    .rd_i             (csr_rd),
+    .rd_addr_i        (csr_rd_addr),
+    .rd_data_o        (csr_rd_data),
+    .err_o            (csr_err),
+    .id_i             (reg_id),
+    .build_i          (reg_build),
+    .caps_i           (reg_caps),
+    .rings_i          (reg_rings),
+    .topo_i           (reg_topo),
+    .status_i         (reg_status),
+    .win_base_o       (win_base),
+    .win_size_o       (win_size),
+    .ej_base_o        (ej_base),
+    .ej_entries_o     (ej_entries),
+    .ej_head_o        (ej_head),
+    .ej_head_we_o     (ej_head_we),
+    .wb_base_o        (wb_base),
+    .inj_tail_o       (inj_tail),
+    .inj_tail_we_o    (inj_tail_we),
+    .inj_head_i       (64'(inj_head)),
+    .err_bad_type_i   (64'(err_bad_type_i)),
+    .err_bad_dst_i    (64'(err_bad_dst_i)),
+    .err_bad_len_i    (64'(err_bad_len_i)),
+    .err_dma_bounds_i (cnt_q[CErrDmaBounds]),
+    .err_inj_desc_i   (cnt_q[CErrInjDesc]),
+    .err_inj_write_i  (cnt_q[CErrInjWrite]),
+    .err_doorbell_i   (cnt_q[CErrDoorbell]),
+    .err_csr_i        (cnt_q[CErrCsr]),
+    .err_ej_noring_i  (cnt_q[CErrEjNoring]),
+    .tx_pkts_i        (cnt_q[CTxPkts]),
+    .tx_flits_i       (cnt_q[CTxFlits]),
+    .rx_pkts_i        (cnt_q[CRxPkts]),
+    .rx_flits_i       (cnt_q[CRxFlits]),
+    .rx_puts_i        (cnt_q[CRxPuts]),
+    .puts_acked_i     (cnt_q[CPutsAcked]),
+    .puts_failed_i    (cnt_q[CPutsFailed])
+  );
+
+  // A doorbell strobe comes with the write; the register holds the new value a cycle later.
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      ej_head_we_q  <= 1'b0;
+      inj_tail_we_q <= 1'b0;
+    end else begin
+      ej_head_we_q  <= ej_head_we;
+      inj_tail_we_q <= inj_tail_we;
+    end
+  end
+
+  // ---------------------------------------------------------------- read-only registers
+  always_comb begin
+    reg_id = '0;
+    reg_id[canopy_regs_pkg::IdMagicLsb +: canopy_regs_pkg::IdMagicWidth] = canopy_regs_pkg::Magic;
+    reg_id[canopy_regs_pkg::IdTypeLsb  +: canopy_regs_pkg::IdTypeWidth]  = 8'(canopy_regs_pkg::BlockType);
+    reg_id[canopy_regs_pkg::IdMinorLsb +: canopy_regs_pkg::IdMinorWidth] = 8'(canopy_regs_pkg::VersionMinor);
+    reg_id[canopy_regs_pkg::IdMajorLsb +: canopy_regs_pkg::IdMajorWidth] = 8'(canopy_regs_pkg::VersionMajor);
+
+    reg_build = '0;
+    reg_build[canopy_regs_pkg::BuildGitLsb  +: canopy_regs_pkg::BuildGitWidth]  = 32'(BuildGit);
+    reg_build[canopy_regs_pkg::BuildDateLsb +: canopy_regs_pkg::BuildDateWidth] = 32'(BuildDate);
+
+    reg_caps = '0;
+    reg_caps[canopy_regs_pkg::CapsTreesLsb      +: canopy_regs_pkg::CapsTreesWidth]      = 8'd0;
+    reg_caps[canopy_regs_pkg::CapsReduceIdsLsb  +: canopy_regs_pkg::CapsReduceIdsWidth]  = 8'd32;
+    reg_caps[canopy_regs_pkg::CapsOpsLsb        +: canopy_regs_pkg::CapsOpsWidth]        = 8'd0;
+    reg_caps[canopy_regs_pkg::CapsDtypesLsb     +: canopy_regs_pkg::CapsDtypesWidth]     = 8'd0;
+    reg_caps[canopy_regs_pkg::CapsMaxPayloadLsb +: canopy_regs_pkg::CapsMaxPayloadWidth]
+      = 16'(canopy_pkg::MaxPayloadBytes);
+    reg_caps[canopy_regs_pkg::CapsFlitBitsLsb   +: canopy_regs_pkg::CapsFlitBitsWidth]   = 10'(FlitWidth);
+    reg_caps[canopy_regs_pkg::CapsVcsLsb        +: canopy_regs_pkg::CapsVcsWidth]        = 6'(NumVcs);
+
+    reg_rings = '0;
+    reg_rings[canopy_regs_pkg::RingsInjWordsLsb     +: canopy_regs_pkg::RingsInjWordsWidth]     = 32'(InjRingWords);
+    reg_rings[canopy_regs_pkg::RingsEjEntryBytesLsb +: canopy_regs_pkg::RingsEjEntryBytesWidth]
+      = 16'(canopy_host_pkg::EjEntryBytes);
+    reg_rings[canopy_regs_pkg::RingsWbBytesLsb      +: canopy_regs_pkg::RingsWbBytesWidth]
+      = 16'(canopy_host_pkg::WbBytes);
+
+    reg_topo = '0;
+    reg_topo[canopy_regs_pkg::TopoCoordsLsb +: canopy_regs_pkg::TopoCoordsWidth] = my_coord_i;
+    reg_topo[canopy_regs_pkg::TopoSizesLsb  +: canopy_regs_pkg::TopoSizesWidth]  = torus_size_i;
+    reg_topo[canopy_regs_pkg::TopoNdimsLsb  +: canopy_regs_pkg::TopoNdimsWidth]  = 3'(NumDims);
+
+    reg_status = '0;
+    reg_status[canopy_regs_pkg::StatusWinValidLsb] = win_size != '0;
+    reg_status[canopy_regs_pkg::StatusEjValidLsb]  = ej_entries != '0;
+    reg_status[canopy_regs_pkg::StatusWbValidLsb]  = wb_base != '0;
+    reg_status[canopy_regs_pkg::StatusInjBusyLsb]  = inj_busy;
+    reg_status[canopy_regs_pkg::StatusEjFullLsb]   = ej_full;
+  end
+
+  // ---------------------------------------------------------------- injection
+  logic           inj_out_valid, inj_out_ready, inj_out_last;
+  logic [63:0]    inj_out_flit;
+  logic [VcW-1:0] inj_out_vc;
+  logic           ev_inj_write, ev_inj_doorbell, ev_inj_desc, ev_tx_flit, ev_tx_pkt;
+
+  canopy_inj_ring #(.InjRingWords(InjRingWords), .NumVcs(NumVcs)) u_inj_ring (
+    .clk_i,
+    .rst_i,
+    .win_wr_i        (win_wr),
+    .win_wr_idx_i    (win_wr_idx),
+    .win_wr_data_i   (win_wr_data),
+    .win_wr_strb_i   (win_wr_strb),
+    .tail_we_i       (inj_tail_we_q),
+    .tail_i          (inj_tail[31:0]),
+    .out_valid_o     (inj_out_valid),
+    .out_ready_i     (inj_out_ready),
+    .out_flit_o      (inj_out_flit),
+    .out_last_o      (inj_out_last),
+    .out_vc_o        (inj_out_vc),
+    .head_o          (inj_head),
+    .busy_o          (inj_busy),
+    .err_inj_write_o (ev_inj_write),
+    .err_doorbell_o  (ev_inj_doorbell),
+    .err_inj_desc_o  (ev_inj_desc),
+    .tx_flit_o       (ev_tx_flit),
+    .tx_pkt_o        (ev_tx_pkt)
+  );
+  wire logic [31:0] unused_inj_tail_hi = inj_tail[63:32];  // INJ_TAIL counts modulo 2^32
+
+  logic           ack_out_valid, ack_out_ready, ack_out_last, ack_busy;
+  logic [63:0]    ack_out_flit;
+  logic [VcW-1:0] ack_out_vc;
+  logic           ack_inc_valid, ack_inc_ok;
+  canopy_pkg::coords_t ack_inc_src;
+
+  canopy_ack_table #(.MaxNodes(MaxNodes), .NumVcs(NumVcs)) u_ack_table (
+    .clk_i,
+    .rst_i,
+    .my_coord_i,
+    .torus_size_i,
+    .inc_valid_i (ack_inc_valid),
+    .inc_ok_i    (ack_inc_ok),
+    .inc_src_i   (ack_inc_src),
+    .out_valid_o (ack_out_valid),
+    .out_ready_i (ack_out_ready),
+    .out_flit_o  (ack_out_flit),
+    .out_last_o  (ack_out_last),
+    .out_vc_o    (ack_out_vc),
+    .busy_o      (ack_busy)
+  );
+  wire logic unused_ack_busy = ack_busy;
+
+  canopy_inj_mux #(
+    .NumIn     (2),
+    .NumVcs    (NumVcs),
+    .FlitWidth (FlitWidth),
+    .Credits   (LocalBufDepth)
+  ) u_inj_mux (
+    .clk_i,
+    .rst_i,
+    .in_valid_i  ({ack_out_valid, inj_out_valid}),
+    .in_ready_o  ({ack_out_ready, inj_out_ready}),
+    .in_flit_i   ({ack_out_flit, inj_out_flit}),
+    .in_last_i   ({ack_out_last, inj_out_last}),
+    .in_vc_i     ({ack_out_vc, inj_out_vc}),
+    .rx_valid_o  (inj_valid_o),
+    .rx_flit_o   (inj_flit_o),
+    .rx_last_o   (inj_last_o),
+    .rx_vc_o     (inj_vc_o),
+    .rx_credit_i (inj_credit_i)
+  );
+
+  // ---------------------------------------------------------------- ejection
+  logic            ej_req_valid, ej_req_ready, ej_data_valid, ej_data_ready;
+  logic [63:0]     ej_req_addr, ej_data;
+  logic [LenW-1:0] ej_req_len;
+  logic [TagW-1:0] ej_req_tag;
+  logic            done_valid;
+  logic [TagW-1:0] done_tag;
+  logic            ev_rx_flit, ev_rx_pkt, ev_rx_put, ev_ej_written, ev_dma_bounds, ev_ej_noring;
+  logic            ev_ej_doorbell;
+  logic [CntW-1:0] acked_add, failed_add;
+
+  canopy_ejector #(.NumVcs(NumVcs), .EjectCredits(EjectCredits)) u_ejector (
+    .clk_i,
+    .rst_i,
+    .ej_valid_i,
+    .ej_flit_i,
+    .ej_last_i,
+    .ej_vc_i,
+    .ej_credit_o,
+    .win_base_i       (win_base),
+    .win_size_i       (win_size),
+    .ej_base_i        (ej_base),
+    .ej_entries_i     (ej_entries),
+    .ej_head_we_i     (ej_head_we_q),
+    .ej_head_i        (ej_head),
+    .req_valid_o      (ej_req_valid),
+    .req_ready_i      (ej_req_ready),
+    .req_addr_o       (ej_req_addr),
+    .req_len_o        (ej_req_len),
+    .req_tag_o        (ej_req_tag),
+    .data_valid_o     (ej_data_valid),
+    .data_ready_i     (ej_data_ready),
+    .data_o           (ej_data),
+    .done_valid_i     (done_valid),
+    .done_tag_i       (done_tag),
+    .ack_valid_o      (ack_inc_valid),
+    .ack_ok_o         (ack_inc_ok),
+    .ack_src_o        (ack_inc_src),
+    .rx_flit_o        (ev_rx_flit),
+    .rx_pkt_o         (ev_rx_pkt),
+    .rx_put_o         (ev_rx_put),
+    .ej_written_o     (ev_ej_written),
+    .acked_add_o      (acked_add),
+    .failed_add_o     (failed_add),
+    .err_dma_bounds_o (ev_dma_bounds),
+    .err_ej_noring_o  (ev_ej_noring),
+    .err_doorbell_o   (ev_ej_doorbell),
+    .ej_full_o        (ej_full)
+  );
+
+  // ---------------------------------------------------------------- writeback
+  logic        wb_req_valid, wb_req_ready, wb_data_valid, wb_data_ready, wb_done;
+  logic [63:0] wb_req_addr, wb_data;
+
+  canopy_writeback u_writeback (
+    .clk_i,
+    .rst_i,
+    .wb_base_i     (wb_base),
+    .inj_head_i    (64'(inj_head)),
+    .puts_acked_i  (cnt_q[CPutsAcked]),
+    .puts_failed_i (cnt_q[CPutsFailed]),
+    .rx_puts_i     (cnt_q[CRxPuts]),
+    .ej_written_i  (cnt_q[CEjWritten]),
+    .req_valid_o   (wb_req_valid),
+    .req_ready_i   (wb_req_ready),
+    .req_addr_o    (wb_req_addr),
+    .data_valid_o  (wb_data_valid),
+    .data_ready_i  (wb_data_ready),
+    .data_o        (wb_data),
+    .done_i        (wb_done)
+  );
+
+  // ---------------------------------------------------------------- DMA writer
+  // Source 0: the ejector (payloads, ring entries); source 1: the writeback block.
+  logic [1:0]            dma_req, dma_grant;
+  logic                  dma_pick, dma_req_valid, dma_req_ready, dma_data_src, dma_data_valid;
+  logic                  dma_data_ready;
+  logic [63:0]           dma_req_addr, dma_data;
+  logic [LenW-1:0]       dma_req_len;
+  logic [TagW-1:0]       dma_req_tag;
+  canopy_host_pkg::dma_tag_t wb_tag, done_dec;
+
+  assign dma_req = {wb_req_valid, ej_req_valid};
+  canopy_rr_arbiter #(.NumReq(2)) u_dma_arb (
+    .clk_i,
+    .rst_i,
+    .req_i       (dma_req),
+    .advance_i   (dma_req_valid && dma_req_ready),
+    .grant_o     (dma_grant),
+    .grant_idx_o (dma_pick)
+  );
+
+  always_comb begin
+    wb_tag.kind    = canopy_host_pkg::DmaWb;
+    wb_tag.ack_req = 1'b0;
+    wb_tag.src     = '0;
+  end
+
+  assign dma_req_valid = dma_req != '0;
+  assign dma_req_addr  = dma_pick ? wb_req_addr : ej_req_addr;
+  assign dma_req_len   = dma_pick ? LenW'(canopy_host_pkg::WbBytes) : ej_req_len;
+  assign dma_req_tag   = dma_pick ? TagW'(wb_tag) : ej_req_tag;
+  assign ej_req_ready  = dma_req_ready && dma_grant[0];
+  assign wb_req_ready  = dma_req_ready && dma_grant[1];
+
+  assign dma_data_valid = dma_data_src ? wb_data_valid : ej_data_valid;
+  assign dma_data       = dma_data_src ? wb_data : ej_data;
+  assign ej_data_ready  = dma_data_ready && !dma_data_src;
+  assign wb_data_ready  = dma_data_ready && dma_data_src;
+
+  canopy_dma_writer #(
+    .TagWidth       (TagW),
+    .NumSrcs        (2),
+    .AxiIdWidth     (AxiIdWidth),
+    .MaxOutstanding (8)
+  ) u_dma (
+    .clk_i,
+    .rst_i,
+    .req_valid_i  (dma_req_valid),
+    .req_ready_o  (dma_req_ready),
+    .req_addr_i   (dma_req_addr),
+    .req_len_i    (dma_req_len),
+    .req_src_i    (dma_pick),
+    .req_tag_i    (dma_req_tag),
+    .data_src_o   (dma_data_src),
+    .data_valid_i (dma_data_valid),
+    .data_ready_o (dma_data_ready),
+    .data_i       (dma_data),
+    .done_valid_o (done_valid),
+    .done_tag_o   (done_tag),
+    .m_axi_awid_o, .m_axi_awaddr_o, .m_axi_awlen_o, .m_axi_awsize_o, .m_axi_awburst_o,
+    .m_axi_awcache_o, .m_axi_awprot_o, .m_axi_awvalid_o, .m_axi_awready_i,
+    .m_axi_wdata_o, .m_axi_wstrb_o, .m_axi_wlast_o, .m_axi_wvalid_o, .m_axi_wready_i,
+    .m_axi_bid_i, .m_axi_bresp_i, .m_axi_bvalid_i, .m_axi_bready_o
+  );
+
+  assign done_dec = canopy_host_pkg::dma_tag_t'(done_tag);
+  assign wb_done  = done_valid && done_dec.kind == canopy_host_pkg::DmaWb;
+  wire logic unused_done_dec = ^{done_dec.ack_req, done_dec.src};
+
+  // ---------------------------------------------------------------- counters
+  always_comb begin
+    cnt_inc = '0;
+    cnt_inc[CErrDmaBounds] = CntW'(ev_dma_bounds);
+    cnt_inc[CErrInjDesc]   = CntW'(ev_inj_desc);
+    cnt_inc[CErrInjWrite]  = CntW'(ev_inj_write);
+    cnt_inc[CErrDoorbell]  = CntW'(ev_inj_doorbell) + CntW'(ev_ej_doorbell);
+    cnt_inc[CErrCsr]       = CntW'(csr_err) + CntW'(slv_err_wr) + CntW'(slv_err_rd);
+    cnt_inc[CErrEjNoring]  = CntW'(ev_ej_noring);
+    cnt_inc[CTxPkts]       = CntW'(ev_tx_pkt);
+    cnt_inc[CTxFlits]      = CntW'(ev_tx_flit);
+    cnt_inc[CRxPkts]       = CntW'(ev_rx_pkt);
+    cnt_inc[CRxFlits]      = CntW'(ev_rx_flit);
+    cnt_inc[CRxPuts]       = CntW'(ev_rx_put);
+    cnt_inc[CPutsAcked]    = acked_add;
+    cnt_inc[CPutsFailed]   = failed_add;
+    cnt_inc[CEjWritten]    = CntW'(ev_ej_written);
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      cnt_q <= '0;
+    end else begin
+      for (int unsigned k = 0; k < NumCnt; k++) cnt_q[k] <= cnt_q[k] + 64'(cnt_inc[k]);
+    end
+  end
+endmodule
+
+`default_nettype wire

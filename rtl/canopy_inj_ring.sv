@@ -1,0 +1,215 @@
+// canopy_inj_ring: the injection ring (device RAM the host fills through the BAR0 window),
+// its doorbell, and the injector that frames its packets toward the router.
+//
+// Interface contract
+//   - win_wr_*: one window write per cycle (never backpressured), word index
+//     win_wr_idx_i (ring word idx mod InjRingWords), 64-bit data, byte strobes. It reaches
+//     the RAM only inside the free region, ring words [tail, head + InjRingWords); else
+//     it is dropped and err_inj_write_o pulses. Committed words are never overwritten.
+//   - tail_we_i / tail_i: the INJ_TAIL doorbell and the value written (the producer count
+//     in words, free-running, modulo 2^32). Accepted only if
+//     0 < tail_i - tail <= InjRingWords - (tail - head); else ignored, err_doorbell_o.
+//   - out_*: the packets, valid/ready (valid never waits for ready): out_flit_o on VC
+//     out_vc_o, out_last_o on each packet's final flit.
+//   - head_o: INJ_HEAD, words consumed (free-running); a word counts as consumed once it
+//     has been read out of the RAM (into the small output FIFO), so its slot is free.
+//   - busy_o: words committed but not yet sent (STATUS.inj_busy).
+//   - err_inj_desc_o: one pulse per refused descriptor (flit count 0, or the packet runs
+//     past the tail); the injector then discards every committed word (head = tail).
+//   - tx_flit_o / tx_pkt_o: one-cycle pulses per flit / packet handed out (TX_FLITS,
+//     TX_PKTS).
+// Descriptor word: bits 7..0 flit count (1..255), bits 9..8 VC, rest reserved. The flit
+// count alone frames the packet; the router checks the header against it.
+//
+// The RAM has one write port (window) and one synchronous read port (injector), so it maps
+// onto block RAM with byte enables. The injector reads a descriptor (one cycle to decide),
+// then streams its words at one per cycle into a 4-entry FIFO, reading only when the FIFO
+// is sure to have room for the word in flight.
+`default_nettype none
+`include "canopy_assert.svh"
+
+module canopy_inj_ring #(
+  parameter int unsigned InjRingWords = 2048, /// ring words: a power of two, 64..4096
+  parameter int unsigned NumVcs       = 4,    /// VCs of the router's local port
+  localparam int unsigned VcW = $clog2(NumVcs),
+  localparam int unsigned WinIdxBits = $clog2(canopy_host_pkg::InjWindowWords)
+) (
+  input  wire logic                  clk_i,
+  input  wire logic                  rst_i,
+
+  input  wire logic                  win_wr_i,
+  input  wire logic [WinIdxBits-1:0] win_wr_idx_i,
+  input  wire logic [63:0]           win_wr_data_i,
+  input  wire logic [7:0]            win_wr_strb_i,
+
+  input  wire logic                  tail_we_i,
+  input  wire logic [31:0]           tail_i,
+
+  output logic                       out_valid_o,
+  input  wire logic                  out_ready_i,
+  output logic      [63:0]           out_flit_o,
+  output logic                       out_last_o,
+  output logic      [VcW-1:0]        out_vc_o,
+
+  output logic      [31:0]           head_o,
+  output logic                       busy_o,
+  output logic                       err_inj_write_o,
+  output logic                       err_doorbell_o,
+  output logic                       err_inj_desc_o,
+  output logic                       tx_flit_o,
+  output logic                       tx_pkt_o
+);
+  localparam int unsigned IdxW      = $clog2(InjRingWords);
+  localparam int unsigned FifoDepth = 4;
+  localparam logic [31:0] Words     = 32'(InjRingWords);
+
+  `CANOPY_STATIC_ASSERT(gen_words_check, InjRingWords >= 64 && InjRingWords <= canopy_host_pkg::InjWindowWords
+                        && (InjRingWords & (InjRingWords - 1)) == 0,
+                        "InjRingWords must be a power of two, 64..4096")
+  `CANOPY_STATIC_ASSERT(gen_vcs_check, NumVcs >= 4, "the descriptor's VC field needs 4 VCs")
+
+  logic [31:0] head_q, head_d, tail_q, tail_d;
+  wire logic [31:0] used = tail_q - head_q;     // committed words, <= Words
+  wire logic [31:0] free = Words - used;
+
+  // ---------------------------------------------------------------- window writes, RAM
+  logic [63:0]     ram_q [InjRingWords];
+  logic [63:0]     ram_rdata_q;
+  logic            ram_we, ram_re;
+  logic [IdxW-1:0] ram_waddr, ram_raddr;
+  logic [IdxW-1:0] wr_from_tail, wr_from_head;
+
+  assign ram_waddr    = win_wr_idx_i[IdxW-1:0];
+  if (IdxW < WinIdxBits) begin : gen_alias
+    wire logic unused_alias = ^win_wr_idx_i[WinIdxBits-1:IdxW];  // the window repeats the ring
+  end
+  assign wr_from_tail = ram_waddr - tail_q[IdxW-1:0];
+  assign wr_from_head = ram_waddr - head_q[IdxW-1:0];
+  assign ram_we       = win_wr_i && 32'(wr_from_tail) < free;
+  assign err_inj_write_o = win_wr_i && !ram_we;
+
+  always_ff @(posedge clk_i) begin
+    for (int unsigned b = 0; b < 8; b++) begin
+      if (ram_we && win_wr_strb_i[b]) ram_q[ram_waddr][8*b +: 8] <= win_wr_data_i[8*b +: 8];
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (ram_re) ram_rdata_q <= ram_q[ram_raddr];
+  end
+
+  // ---------------------------------------------------------------- doorbell
+  wire logic [31:0] tail_step = tail_i - tail_q;
+  wire logic        tail_ok   = tail_step != '0 && tail_step <= free;
+  assign err_doorbell_o = tail_we_i && !tail_ok;
+  assign tail_d         = (tail_we_i && tail_ok) ? tail_i : tail_q;
+
+  // ---------------------------------------------------------------- injector
+  typedef enum logic [1:0] { IIdle, IDesc, IStream } istate_e;
+  istate_e       state_q, state_d;
+  logic [7:0]    left_q, left_d;      // words of the packet still to read
+  logic [VcW-1:0] vc_q, vc_d;
+  logic          infl_q, infl_last_q; // a packet word was read last cycle
+  logic [VcW-1:0] infl_vc_q;
+  logic          read_word;
+
+  logic                   fifo_ready, fifo_valid;
+  logic [64+VcW:0]        fifo_out;
+  logic [$clog2(FifoDepth):0] fifo_count;
+
+  wire logic [7:0]  desc_flits = ram_rdata_q[7:0];
+  wire logic [1:0]  desc_vc    = ram_rdata_q[9:8];
+  wire logic [31:0] desc_words = 32'(desc_flits) + 32'd1;  // descriptor included
+
+  always_comb begin
+    state_d        = state_q;
+    head_d         = head_q;
+    left_d         = left_q;
+    vc_d           = vc_q;
+    ram_re         = 1'b0;
+    ram_raddr      = head_q[IdxW-1:0];
+    read_word      = 1'b0;
+    err_inj_desc_o = 1'b0;
+    unique case (state_q)
+      IIdle: if (used != '0) begin
+        ram_re  = 1'b1;                // the descriptor; decided next cycle
+        state_d = IDesc;
+      end
+      IDesc: begin
+        if (desc_flits == '0 || desc_words > used) begin
+          err_inj_desc_o = 1'b1;       // resynchronise at the tail
+          head_d  = tail_q;
+          state_d = IIdle;
+        end else begin
+          head_d  = head_q + 1'b1;
+          left_d  = desc_flits;
+          vc_d    = VcW'(desc_vc);
+          state_d = IStream;
+        end
+      end
+      IStream: begin
+        // Read only if the FIFO can take this word and the one in flight.
+        if (32'(fifo_count) + 32'(infl_q) < FifoDepth) begin
+          ram_re    = 1'b1;
+          read_word = 1'b1;
+          head_d    = head_q + 1'b1;
+          left_d    = left_q - 1'b1;
+          if (left_q == 8'd1) state_d = IIdle;
+        end
+      end
+      default: state_d = IIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      state_q <= IIdle;
+      head_q  <= '0;
+      tail_q  <= '0;
+      infl_q  <= 1'b0;
+    end else begin
+      state_q <= state_d;
+      head_q  <= head_d;
+      tail_q  <= tail_d;
+      infl_q  <= read_word;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    left_q      <= left_d;
+    vc_q        <= vc_d;
+    infl_last_q <= left_q == 8'd1;
+    infl_vc_q   <= vc_q;
+  end
+
+  canopy_fifo #(.Width(64 + 1 + VcW), .Depth(FifoDepth)) u_out_fifo (
+    .clk_i,
+    .rst_i,
+    .in_valid_i  (infl_q),
+    .in_ready_o  (fifo_ready),
+    .in_data_i   ({infl_vc_q, infl_last_q, ram_rdata_q}),
+    .out_valid_o (fifo_valid),
+    .out_ready_i (out_ready_i),
+    .out_data_o  (fifo_out),
+    .count_o     (fifo_count)
+  );
+
+  assign out_valid_o = fifo_valid;
+  assign out_flit_o  = fifo_out[63:0];
+  assign out_last_o  = fifo_out[64];
+  assign out_vc_o    = fifo_out[64+VcW:65];
+
+  assign tx_flit_o = out_valid_o && out_ready_i;
+  assign tx_pkt_o  = out_valid_o && out_ready_i && out_last_o;
+  assign head_o    = head_q;
+  assign busy_o    = used != '0 || state_q != IIdle || fifo_valid;
+
+  // ---------------------------------------------------------------- invariants
+  `CANOPY_ASSERT(a_ring_bound, used <= Words, "more words committed than the ring holds")
+  `CANOPY_ASSERT(a_no_overwrite, !ram_we || 32'(wr_from_head) >= used,
+                 "window write reached a committed ring word")
+  `CANOPY_ASSERT(a_read_committed, !read_word || used != '0, "injector read an uncommitted word")
+  `CANOPY_ASSERT(a_fifo_room, !infl_q || fifo_ready, "injector FIFO overflow")
+endmodule
+
+`default_nettype wire

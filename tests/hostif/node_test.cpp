@@ -1,0 +1,697 @@
+// node_test.cpp: the host interface end to end: canopy_node (NumDims 1) with a C++ host.
+//
+// Why: docs/host-interface.md is the contract the driver is written against. This test
+// plays the driver and the host: it reads and writes BAR0 through the node's AXI4 slave
+// (a C++ AXI master with random gaps and response backpressure) and provides host memory
+// behind the node's AXI4 master (hostif_common.hpp's slave: random backpressure, response
+// delays, stalls, and a log of every byte written).
+//
+// What (one fixed-seed run, in order; the node is at x=1 of a 2-node ring and sends every
+// packet to itself, which the router loops back to its local port; the link ports stay
+// idle and must stay silent):
+//   1. identity: ID, BUILD (set by the build), CAPS, RINGS, TOPO, STATUS, also as a burst;
+//   2. refused MMIO: unmapped reads/writes inside and outside the CSR space, a write to a
+//      read-only register (ERR_CSR), and a read of the window (0, not an error);
+//   3. registration with 32-bit and 64-bit writes; read back; STATUS; the first writeback;
+//   4. a PUT to itself (ACK_REQ, unaligned offset) lands byte-exact in the window, RX_PUTS
+//      and PUTS_ACKED count it, the writeback block follows;
+//   5. 60 random PUTs (any offset and length inside the window) in batches under random
+//      host-memory backpressure: window byte-exact, every ACK counted;
+//   6. PUTs outside the window: ERR_DMA_BOUNDS, nothing written, a failed ACK (PUTS_FAILED)
+//      only with ACK_REQ, BOUNDS ejection ring entries with the right seq;
+//   7. NOTIFY entries until the ring is full (STATUS.ej_full), arrivals wait (later packets
+//      too), EJ_HEAD frees room, entries wrap around the ring; EJ_HEAD doorbells beyond the
+//      tail or backwards are refused (ERR_DOORBELL);
+//   8. an ACK packet from the host adds its counts to PUTS_ACKED / PUTS_FAILED;
+//   9. INJ_TAIL doorbells that do not move, move too far, or move back: ERR_DOORBELL;
+//  10. descriptors with 0 flits or running past the tail: ERR_INJ_DESC, INJ_HEAD jumps to
+//      the tail, and the next packet goes through;
+//  11. with host memory stalled the injection ring backs up; window writes to committed
+//      words are refused (ERR_INJ_WRITE) and do not corrupt the packets, free words are
+//      accepted;
+//  12. a packet whose len disagrees with its flits is dropped by the router (ERR_BAD_LEN);
+//  13. the writeback block equals the CSRs; TX/RX counters add up; every host memory byte
+//      written lies in the window, the ejection ring or the writeback block.
+#include <algorithm>
+#include <functional>
+#include <vector>
+
+#include "Vtb.h"
+#include "hostif_common.hpp"
+
+namespace {
+
+using canopy_hostif::AxiSlaveMix;
+using canopy_hostif::AxiWriteSlave;
+using canopy_hostif::HostMem;
+using canopy_hostif::Rng;
+using canopy_hostif::Verdict;
+
+constexpr uint64_t kSeed = 0x0de0c0ffee000003ull;
+
+// BAR0 (docs/register-map.md).
+enum : uint16_t {
+    kId = 0x000, kBuild = 0x008, kCaps = 0x010, kRings = 0x018, kTopo = 0x020, kStatus = 0x028,
+    kWinBase = 0x040, kWinSize = 0x048, kEjBase = 0x050, kEjEntries = 0x058, kEjHead = 0x060,
+    kWbBase = 0x068, kInjTail = 0x070, kInjHead = 0x078,
+    kErrBadType = 0x100, kErrBadDst = 0x108, kErrBadLen = 0x110, kErrDmaBounds = 0x118,
+    kErrInjDesc = 0x120, kErrInjWrite = 0x128, kErrDoorbell = 0x130, kErrCsr = 0x138,
+    kErrEjNoring = 0x140,
+    kTxPkts = 0x180, kTxFlits = 0x188, kRxPkts = 0x190, kRxFlits = 0x198, kRxPuts = 0x1a0,
+    kPutsAcked = 0x1a8, kPutsFailed = 0x1b0,
+    kWindow = 0x8000,
+};
+
+// The build's parameters (tests/hostif/hostif.mk) and the node's place.
+constexpr uint64_t kBuildGit  = 0x1234abcd;
+constexpr uint64_t kBuildDate = 20240607;
+constexpr unsigned kRingWords = 2048;
+constexpr uint16_t kMyCoord   = 0x0001;                               // x = 1
+constexpr uint32_t kSizes     = 2u | (1u << 5) | (1u << 10) | (1u << 15); // 2 x 1 x 1 x 1
+
+// Host memory layout.
+constexpr uint64_t kHostWin   = 0x0000001234567000ull;
+constexpr uint64_t kHostWinSize   = 0x2000;
+constexpr uint64_t kHostRing    = 0x0000002000000000ull;
+constexpr uint64_t kHostRingEntries = 4;
+constexpr uint64_t kHostWb    = 0x0000003000000040ull;
+
+// Packet format (docs/packet-format.md).
+constexpr unsigned kPut = 1, kAck = 6;
+constexpr unsigned kFlagAckReq = 1, kFlagNotify = 2;
+
+uint64_t hdr0(unsigned ptype, unsigned flags, unsigned dst, unsigned src, unsigned len) {
+    return uint64_t{ptype} | uint64_t{flags} << 4 | uint64_t{dst} << 8 | uint64_t{src} << 24 |
+           uint64_t{len} << 40;
+}
+
+struct Packet {
+    std::vector<uint64_t> flits;   // header + payload
+    unsigned vc = 0;
+};
+
+class NodeTest {
+  public:
+    explicit NodeTest(uint64_t seed)
+        : v_("node", 4000000, 60000), tb_(v_.context()), rng_(seed), mem_slave_(tb_, mem_, rng_, v_),
+          win_ref_(kHostWinSize) {
+        for (uint64_t i = 0; i < kHostWinSize; i++) win_ref_[i] = HostMem::background(kHostWin + i);
+    }
+
+    void run() {
+        reset();
+        identity();
+        refused_mmio();
+        registration();
+        first_put();
+        random_puts();
+        bounds();
+        notify_and_wrap();
+        host_ack();
+        bad_doorbells();
+        bad_descriptors();
+        committed_writes();
+        router_bad_len();
+        final_checks();
+        v_.pass();
+    }
+
+  private:
+    // ------------------------------------------------------------ clocking
+    void reset() {
+        tb_.rst_i = 1;
+        tb_.my_coord_i = kMyCoord;
+        tb_.torus_size_i = kSizes;
+        tb_.rx_valid_i = 0;
+        tb_.tx_credit_i = 0;
+        idle_master();
+        for (int i = 0; i < 4; i++) {
+            tb_.clk_i = 0;
+            tb_.eval();
+            tb_.clk_i = 1;
+            tb_.eval();
+        }
+        tb_.rst_i = 0;
+    }
+
+    void idle_master() {
+        tb_.s_axi_awvalid_i = 0;
+        tb_.s_axi_wvalid_i = 0;
+        tb_.s_axi_bready_i = 0;
+        tb_.s_axi_arvalid_i = 0;
+        tb_.s_axi_rready_i = 0;
+    }
+
+    // A clock cycle in two halves, so the MMIO master can look at the settled outputs.
+    void begin_cycle() {
+        mem_slave_.drive();
+        tb_.clk_i = 0;
+        tb_.eval();
+        mem_slave_.sample();
+        if (tb_.tx_valid_o) v_.fail("a flit left on a link: every packet here is for this node");
+    }
+    void end_cycle() {
+        tb_.clk_i = 1;
+        tb_.eval();
+        v_.tick();
+        mem_slave_.commit();
+    }
+    void cycle() {
+        begin_cycle();
+        end_cycle();
+    }
+    void idle(unsigned n) {
+        idle_master();
+        for (unsigned i = 0; i < n; i++) cycle();
+    }
+
+    void wait_for(const std::function<bool()> &done, uint64_t limit, const char *what) {
+        idle_master();
+        for (uint64_t i = 0; !done(); i++) {
+            if (i > limit) v_.fail("timeout waiting for %s", what);
+            cycle();
+        }
+        v_.progress();
+    }
+
+    // ------------------------------------------------------------ MMIO (AXI4 master)
+    // One write burst: beats of 2^size bytes from addr (INCR), with strobes.
+    void mmio_write(uint16_t addr, const std::vector<uint64_t> &data, const std::vector<uint8_t> &strb,
+                    unsigned size = 3) {
+        const unsigned id = rng_.below(16);
+        bool aw_done = false, w_shown = false, b_done = false;
+        size_t wi = 0;
+        while (!b_done) {
+            tb_.s_axi_awvalid_i = !aw_done;
+            tb_.s_axi_awid_i    = id;
+            tb_.s_axi_awaddr_i  = addr;
+            tb_.s_axi_awlen_i   = data.size() - 1;
+            tb_.s_axi_awsize_i  = size;
+            tb_.s_axi_awburst_i = 1;
+            if (!w_shown && wi < data.size() && rng_.chance(70)) w_shown = true;
+            tb_.s_axi_wvalid_i = w_shown;
+            tb_.s_axi_wdata_i  = wi < data.size() ? data[wi] : rng_.next();
+            tb_.s_axi_wstrb_i  = wi < data.size() ? strb[wi] : 0xff;
+            tb_.s_axi_wlast_i  = wi + 1 == data.size();
+            tb_.s_axi_bready_i = rng_.chance(60);
+            begin_cycle();
+            const bool aw = tb_.s_axi_awvalid_i && tb_.s_axi_awready_o;
+            const bool w  = tb_.s_axi_wvalid_i && tb_.s_axi_wready_o;
+            const bool b  = tb_.s_axi_bvalid_o && tb_.s_axi_bready_i;
+            if (b) {
+                if (wi != data.size()) v_.fail("B before the last W beat");
+                if (tb_.s_axi_bresp_o != 0) v_.fail("BRESP %u, expected OKAY", unsigned(tb_.s_axi_bresp_o));
+                if (tb_.s_axi_bid_o != id) v_.fail("BID %u, expected %u", unsigned(tb_.s_axi_bid_o), id);
+            }
+            end_cycle();
+            aw_done = aw_done || aw;
+            if (w) {
+                wi++;
+                w_shown = false;
+            }
+            b_done = b;
+        }
+        idle_master();
+    }
+
+    std::vector<uint64_t> mmio_read(uint16_t addr, unsigned beats) {
+        const unsigned id = rng_.below(16);
+        bool ar_done = false;
+        std::vector<uint64_t> out;
+        while (out.size() < beats) {
+            tb_.s_axi_arvalid_i = !ar_done;
+            tb_.s_axi_arid_i    = id;
+            tb_.s_axi_araddr_i  = addr;
+            tb_.s_axi_arlen_i   = beats - 1;
+            tb_.s_axi_arsize_i  = 3;
+            tb_.s_axi_arburst_i = 1;
+            tb_.s_axi_rready_i  = rng_.chance(60);
+            begin_cycle();
+            const bool ar = tb_.s_axi_arvalid_i && tb_.s_axi_arready_o;
+            const bool r  = tb_.s_axi_rvalid_o && tb_.s_axi_rready_i;
+            if (r) {
+                if (tb_.s_axi_rresp_o != 0) v_.fail("RRESP %u, expected OKAY", unsigned(tb_.s_axi_rresp_o));
+                if (tb_.s_axi_rid_o != id) v_.fail("RID %u, expected %u", unsigned(tb_.s_axi_rid_o), id);
+                if (bool(tb_.s_axi_rlast_o) != (out.size() + 1 == beats))
+                    v_.fail("RLAST %d on beat %zu of %u", int(tb_.s_axi_rlast_o), out.size() + 1, beats);
+                out.push_back(tb_.s_axi_rdata_o);
+            }
+            end_cycle();
+            ar_done = ar_done || ar;
+        }
+        idle_master();
+        return out;
+    }
+
+    void csr_write(uint16_t off, uint64_t value) { mmio_write(off, {value}, {0xff}); }
+    uint64_t csr(uint16_t off) { return mmio_read(off, 1)[0]; }
+    void expect_csr(uint16_t off, uint64_t want, const char *what) {
+        const uint64_t got = csr(off);
+        if (got != want) v_.fail("%s (0x%03x) = 0x%" PRIx64 ", expected 0x%" PRIx64, what, off, got, want);
+    }
+
+    // ------------------------------------------------------------ injection ring
+    // Ring words [tail_, tail_ + n) written through the window, bursts split at the ring's
+    // end and at 4 KiB (an AXI burst may not cross one).
+    void ring_write(uint32_t at, const std::vector<uint64_t> &words) {
+        size_t i = 0;
+        while (i < words.size()) {
+            const unsigned idx = (at + i) % kRingWords;
+            const uint16_t off = kWindow + 8 * idx;
+            size_t n = std::min<size_t>(words.size() - i, kRingWords - idx);
+            n = std::min<size_t>(n, (0x1000 - (off & 0xfff)) / 8);
+            n = std::min<size_t>(n, 1 + rng_.below(64));   // write-combining chunks
+            std::vector<uint64_t> d(words.begin() + i, words.begin() + i + n);
+            mmio_write(off, d, std::vector<uint8_t>(n, 0xff));
+            i += n;
+        }
+    }
+
+    uint32_t inj_head() { return static_cast<uint32_t>(csr(kInjHead)); }
+
+    // Packets appended at the tail (waiting for room as a driver would), then one doorbell.
+    void inject(const std::vector<Packet> &pkts) {
+        std::vector<uint64_t> words;
+        for (const Packet &p : pkts) {
+            words.push_back(p.flits.size() | uint64_t{p.vc} << 8);
+            words.insert(words.end(), p.flits.begin(), p.flits.end());
+            tx_pkts_++;
+            tx_flits_ += p.flits.size();
+        }
+        wait_for([&] { return kRingWords - (tail_ - static_cast<uint32_t>(wb(0))) >= words.size(); },
+                 200000, "injection ring room");
+        ring_write(tail_, words);
+        tail_ += words.size();
+        csr_write(kInjTail, tail_);
+    }
+
+    Packet put(uint64_t offset, const std::vector<uint8_t> &bytes, unsigned flags) {
+        Packet p;
+        p.flits.push_back(hdr0(kPut, flags, kMyCoord, kMyCoord, bytes.size()));
+        p.flits.push_back(offset & ((uint64_t{1} << 40) - 1));
+        for (size_t w = 0; w < (bytes.size() + 7) / 8; w++) {
+            uint64_t v = 0;
+            for (size_t b = 0; b < 8 && 8 * w + b < bytes.size(); b++) v |= uint64_t{bytes[8 * w + b]} << (8 * b);
+            p.flits.push_back(v);
+        }
+        return p;
+    }
+
+    std::vector<uint8_t> random_bytes(size_t n) {
+        std::vector<uint8_t> b(n);
+        for (auto &x : b) x = static_cast<uint8_t>(rng_.next());
+        return b;
+    }
+
+    // A PUT that lands in the window: the reference copy follows it.
+    Packet good_put(uint64_t offset, size_t len, unsigned flags) {
+        const auto bytes = random_bytes(len);
+        for (size_t i = 0; i < len; i++) win_ref_[offset + i] = bytes[i];
+        rx_puts_++;
+        if (flags & kFlagAckReq) acked_++;
+        delivered_flits_ += 2 + (len + 7) / 8;
+        delivered_puts_++;
+        return put(offset, bytes, flags);
+    }
+
+    // ------------------------------------------------------------ host memory views
+    uint64_t wb(unsigned word) const { return mem_.read64(kHostWb + 8 * word); }
+    // Writeback word 1 packs PUTS_ACKED (bits 39..0) and PUTS_FAILED (bits 63..40).
+    uint64_t wb_acked() const { return wb(1) & ((uint64_t{1} << 40) - 1); }
+    uint64_t wb_failed_packed() const { return wb(1) >> 40; }
+
+    void check_window(const char *when) {
+        for (uint64_t i = 0; i < kHostWinSize; i++) {
+            if (mem_.read(kHostWin + i) != win_ref_[i])
+                v_.fail("%s: window byte 0x%" PRIx64 " = 0x%02x, expected 0x%02x", when, i,
+                        mem_.read(kHostWin + i), win_ref_[i]);
+        }
+    }
+
+    void wait_acked(uint64_t n, const char *what) {
+        wait_for([&] { return wb_acked() == n; }, 300000, what);
+    }
+
+    // Ejection ring entry n (0-based, free-running) as the host sees it, against what the
+    // test expects of it (ents_[n]).
+    struct Entry {
+        uint64_t h0, h1, status;
+    };
+    void expect_entry(uint64_t n) {
+        const Entry &e = ents_.at(n);
+        const uint64_t a = kHostRing + 32 * (n % kHostRingEntries);
+        const uint64_t seq = mem_.read64(a + 24);
+        if (seq != n + 1) v_.fail("ejection entry %" PRIu64 ": seq %" PRIu64 ", expected %" PRIu64, n, seq, n + 1);
+        if (mem_.read64(a) != e.h0 || mem_.read64(a + 8) != e.h1)
+            v_.fail("ejection entry %" PRIu64 ": header 0x%" PRIx64 " 0x%" PRIx64 ", expected 0x%" PRIx64
+                    " 0x%" PRIx64, n, mem_.read64(a), mem_.read64(a + 8), e.h0, e.h1);
+        if (mem_.read64(a + 16) != e.status)
+            v_.fail("ejection entry %" PRIu64 ": status word 0x%" PRIx64 ", expected %" PRIu64, n,
+                    mem_.read64(a + 16), e.status);
+    }
+
+    void wait_csr(uint16_t off, uint64_t want, const char *what) {
+        for (unsigned i = 0; csr(off) != want; i++) {
+            if (i > 2000) v_.fail("timeout waiting for %s (0x%03x) = 0x%" PRIx64, what, off, want);
+            idle(20);
+        }
+        v_.progress();
+    }
+
+    // ------------------------------------------------------------ the steps
+    void identity() {
+        v_.step("1 identity");
+        expect_csr(kId, (uint64_t{1} << 56) | (uint64_t{1} << 32) | 0x43504E59u, "ID");
+        expect_csr(kBuild, (kBuildDate << 32) | kBuildGit, "BUILD");
+        const uint64_t caps = (uint64_t{32} << 8) | (uint64_t{256} << 32) | (uint64_t{64} << 48) |
+                              (uint64_t{4} << 58);
+        expect_csr(kCaps, caps, "CAPS");
+        const uint64_t rings = kRingWords | (uint64_t{32} << 32) | (uint64_t{64} << 48);
+        expect_csr(kRings, rings, "RINGS");
+        const uint64_t topo = kMyCoord | (uint64_t{kSizes} << 16) | (uint64_t{1} << 36);
+        expect_csr(kTopo, topo, "TOPO");
+        expect_csr(kStatus, 0, "STATUS");
+        expect_csr(kInjHead, 0, "INJ_HEAD");
+        const auto burst = mmio_read(kId, 4);
+        if (burst[1] != ((kBuildDate << 32) | kBuildGit) || burst[2] != caps || burst[3] != rings)
+            v_.fail("read burst of ID..RINGS returned other values than single reads");
+        v_.progress();
+    }
+
+    void refused_mmio() {
+        v_.step("2 refused MMIO");
+        if (mmio_read(0x1000, 1)[0] != 0) v_.fail("unmapped read (0x1000) not 0");
+        if (mmio_read(0x7ff8, 1)[0] != 0) v_.fail("unmapped read (0x7ff8) not 0");
+        if (mmio_read(0x030, 1)[0] != 0) v_.fail("unmapped CSR read (0x030) not 0");
+        mmio_write(0x2000, {0x1111}, {0xff});
+        mmio_write(kId, {0x2222}, {0xff});
+        if (mmio_read(kWindow + 0x100, 2) != std::vector<uint64_t>{0, 0}) v_.fail("window read not 0");
+        expect_csr(kId, (uint64_t{1} << 56) | (uint64_t{1} << 32) | 0x43504E59u, "ID after a write to it");
+        csr_errs_ = 5;
+        expect_csr(kErrCsr, csr_errs_, "ERR_CSR");
+        v_.progress();
+    }
+
+    void registration() {
+        v_.step("3 registration");
+        // WIN_BASE as two 32-bit writes (AWSIZE 2, byte strobes), the rest 64-bit.
+        mmio_write(kWinBase, {kHostWin & 0xffffffffu}, {0x0f}, 2);
+        mmio_write(kWinBase + 4, {kHostWin & ~uint64_t{0xffffffffu}}, {0xf0}, 2);
+        csr_write(kWinSize, kHostWinSize);
+        csr_write(kEjBase, kHostRing);
+        csr_write(kEjEntries, kHostRingEntries);
+        csr_write(kWbBase, kHostWb);
+        expect_csr(kWinBase, kHostWin, "WIN_BASE");
+        expect_csr(kWinSize, kHostWinSize, "WIN_SIZE");
+        expect_csr(kEjBase, kHostRing, "EJ_BASE");
+        expect_csr(kEjEntries, kHostRingEntries, "EJ_ENTRIES");
+        expect_csr(kWbBase, kHostWb, "WB_BASE");
+        expect_csr(kStatus, 0x7, "STATUS after registration");
+        // Registering WB_BASE writes the block once (all zero).
+        wait_for([&] { return mem_.writes(kHostWb) == 1 && mem_.writes(kHostWb + 63) == 1; }, 2000,
+                 "the first writeback");
+        for (unsigned i = 0; i < 8; i++)
+            if (wb(i) != 0) v_.fail("first writeback: word %u = 0x%" PRIx64, i, wb(i));
+        v_.progress();
+    }
+
+    void first_put() {
+        v_.step("4 first put");
+        inject({good_put(5, 37, kFlagAckReq)});
+        wait_acked(1, "the first put's ACK");
+        check_window("first put");
+        expect_csr(kRxPuts, 1, "RX_PUTS");
+        expect_csr(kPutsAcked, 1, "PUTS_ACKED");
+        expect_csr(kPutsFailed, 0, "PUTS_FAILED");
+        wait_for([&] { return wb(0) == tail_ && wb(3) == 1; }, 2000, "the writeback of INJ_HEAD and RX_PUTS");
+        if (wb(2) != 0 || wb(4) != 0) v_.fail("writeback block: PUTS_FAILED / entries not 0");
+    }
+
+    void random_puts() {
+        v_.step("5 random puts");
+        static const AxiSlaveMix kMixes[] = {
+            {100, 100, 100, 0, false}, {30, 30, 40, 30, false}, {70, 20, 60, 100, false}, {20, 80, 90, 5, false}};
+        unsigned sent = 0;
+        while (sent < 60) {
+            mem_slave_.mix = kMixes[rng_.below(4)];
+            std::vector<Packet> batch;
+            const unsigned n = 1 + rng_.below(6);
+            for (unsigned i = 0; i < n && sent < 60; i++, sent++) {
+                const size_t len = rng_.chance(20) ? 256 : rng_.below(257);
+                const uint64_t off = rng_.below(static_cast<unsigned>(kHostWinSize - len + 1));
+                batch.push_back(good_put(off, len, kFlagAckReq));
+            }
+            inject(batch);
+        }
+        wait_acked(acked_, "the random puts' ACKs");
+        mem_slave_.mix = AxiSlaveMix{};
+        check_window("random puts");
+        expect_csr(kRxPuts, rx_puts_, "RX_PUTS after random puts");
+    }
+
+    // A PUT the window refuses.
+    Packet refused_put(uint64_t offset, size_t len, unsigned flags) {
+        Packet p = put(offset, random_bytes(len), flags);
+        delivered_flits_ += p.flits.size();
+        delivered_puts_++;
+        bounds_errs_++;
+        if (flags & kFlagAckReq) {
+            acked_++;   // PUTS_ACKED counts refused puts too; PUTS_FAILED is the subset
+            failed_++;
+        }
+        ents_.push_back(Entry{p.flits[0], p.flits[1], 1});
+        return p;
+    }
+
+    void bounds() {
+        v_.step("6 puts outside the window");
+        // Just past the end, with ACK_REQ: a failed ACK and a BOUNDS entry. Far outside,
+        // without ACK_REQ: no ACK at all, a BOUNDS entry.
+        Packet a = refused_put(kHostWinSize - 8, 16, kFlagAckReq);
+        Packet b = refused_put(uint64_t{1} << 39, 8, 0);
+        inject({a, b});
+        wait_for([&] { return wb(2) == failed_ && wb(4) == 2; }, 100000, "the refused puts");
+        expect_csr(kErrDmaBounds, bounds_errs_, "ERR_DMA_BOUNDS");
+        expect_csr(kPutsFailed, failed_, "PUTS_FAILED");
+        expect_csr(kPutsAcked, acked_, "PUTS_ACKED");
+        expect_entry(0);
+        expect_entry(1);
+        check_window("refused puts");
+    }
+
+    Packet notify_put(uint64_t offset, size_t len) {
+        Packet p = good_put(offset, len, kFlagAckReq | kFlagNotify);
+        ents_.push_back(Entry{p.flits[0], p.flits[1], 0});
+        return p;
+    }
+
+    void notify_and_wrap() {
+        v_.step("7 NOTIFY and ring wrap");
+        // Two NOTIFY puts fill the 4-entry ring.
+        inject({notify_put(100, 8), notify_put(200, 3)});
+        wait_for([&] { return wb(4) == 4 && wb_acked() == acked_; }, 100000, "two NOTIFY entries");
+        expect_entry(2);
+        expect_entry(3);
+        expect_csr(kStatus, 0x7 | 0x10, "STATUS with the ejection ring full");
+        // A fifth entry waits for room. Its data is written first (RX_PUTS counts it), and
+        // everything arriving later waits behind it: a later put, and the ACK this node
+        // sends itself for the put (as would ACKs from other nodes).
+        inject({notify_put(300, 20)});
+        wait_csr(kRxPuts, rx_puts_, "RX_PUTS of the put whose entry waits");
+        inject({good_put(400, 16, kFlagAckReq)});
+        idle(3000);
+        expect_csr(kRxPuts, rx_puts_ - 1, "RX_PUTS with an arrival waiting for an ejection ring entry");
+        if (wb(4) != 4) v_.fail("an entry was written into a full ejection ring");
+        expect_entry(0);   // slot 0 still holds entry 0
+        // EJ_HEAD beyond the entries issued: refused.
+        csr_write(kEjHead, 100);
+        doorbell_errs_++;
+        expect_csr(kErrDoorbell, doorbell_errs_, "ERR_DOORBELL after EJ_HEAD beyond the tail");
+        if (wb(4) != 4) v_.fail("a refused EJ_HEAD freed ejection ring entries");
+        // Two entries consumed: entry 4 goes into slot 0, the queued put follows.
+        csr_write(kEjHead, 2);
+        wait_for([&] { return wb(4) == 5 && wb_acked() == acked_; }, 100000, "the waiting entry");
+        expect_entry(4);
+        expect_entry(3);
+        // EJ_HEAD backwards: refused.
+        csr_write(kEjHead, 1);
+        doorbell_errs_++;
+        // One more wraps into slot 1.
+        inject({notify_put(500, 64)});
+        wait_for([&] { return wb(4) == 6 && wb_acked() == acked_; }, 100000, "the sixth entry");
+        expect_entry(5);
+        csr_write(kEjHead, 6);
+        expect_csr(kErrDoorbell, doorbell_errs_, "ERR_DOORBELL after EJ_HEAD backwards");
+        expect_csr(kStatus, 0x7, "STATUS with the ejection ring drained");
+        check_window("NOTIFY puts");
+    }
+
+    void host_ack() {
+        v_.step("8 host ACK packet");
+        Packet p;
+        p.flits = {hdr0(kAck, 0, kMyCoord, kMyCoord, 0), (uint64_t{2} << 20) | 3};
+        p.vc = 1;
+        inject({p});
+        acked_ += 3;
+        failed_ += 2;
+        delivered_flits_ += 2;
+        host_acks_++;
+        wait_for([&] { return wb_acked() == acked_ && wb(2) == failed_; }, 100000, "an ACK packet's counts");
+    }
+
+    void bad_doorbells() {
+        v_.step("9 bad INJ_TAIL");
+        wait_for([&] { return wb(0) == tail_; }, 100000, "the injection ring to drain");
+        csr_write(kInjTail, tail_);                   // does not move
+        csr_write(kInjTail, tail_ + kRingWords + 1);  // beyond the free space
+        csr_write(kInjTail, tail_ - 1);               // backwards
+        doorbell_errs_ += 3;
+        idle(200);
+        expect_csr(kErrDoorbell, doorbell_errs_, "ERR_DOORBELL after bad INJ_TAIL");
+        expect_csr(kInjHead, tail_, "INJ_HEAD after refused doorbells");
+        expect_csr(kTxPkts, tx_pkts_, "TX_PKTS after refused doorbells");
+        if (csr(kStatus) & 0x8) v_.fail("STATUS.inj_busy after refused doorbells");
+    }
+
+    void bad_descriptors() {
+        v_.step("10 bad descriptors");
+        // A zero flit count.
+        ring_write(tail_, {0});
+        tail_ += 1;
+        csr_write(kInjTail, tail_);
+        wait_csr(kErrInjDesc, 1, "ERR_INJ_DESC");
+        expect_csr(kInjHead, tail_, "INJ_HEAD after a zero descriptor");
+        // Ten flits announced, three committed: runs past the tail; all is discarded.
+        ring_write(tail_, {10, hdr0(kPut, 0, kMyCoord, kMyCoord, 64), 0, 0});
+        tail_ += 4;
+        csr_write(kInjTail, tail_);
+        wait_csr(kErrInjDesc, 2, "ERR_INJ_DESC");
+        expect_csr(kInjHead, tail_, "INJ_HEAD after a descriptor past the tail");
+        // The ring is in step again.
+        inject({good_put(600, 40, kFlagAckReq)});
+        wait_acked(acked_, "the put after bad descriptors");
+        check_window("after bad descriptors");
+    }
+
+    void committed_writes() {
+        v_.step("11 window writes to committed words");
+        mem_slave_.mix.stall = true;
+        std::vector<Packet> batch;
+        for (int i = 0; i < 6; i++) batch.push_back(good_put(rng_.below(kHostWinSize - 256 + 1), 256, kFlagAckReq));
+        inject(batch);
+        // Wait until the injector stops: INJ_HEAD stable.
+        uint32_t h = inj_head();
+        for (int i = 0;; i++) {
+            idle(300);
+            const uint32_t h2 = inj_head();
+            if (h2 == h) break;
+            h = h2;
+            if (i > 100) v_.fail("the injector never stopped with host memory stalled");
+        }
+        if (tail_ - h < 4) v_.fail("the injection ring did not back up (%u words committed)", tail_ - h);
+        const uint64_t junk = 0xdeadbeefdeadbeefull;
+        auto win = [](uint32_t word) { return static_cast<uint16_t>(kWindow + 8 * (word % kRingWords)); };
+        mmio_write(win(h), {junk}, {0xff});          // the oldest committed word
+        mmio_write(win(tail_ - 1), {junk}, {0xff});  // the newest
+        inj_write_errs_ += 2;
+        // Two free words then two committed ones, in one burst if the ring allows.
+        const uint32_t from = h - 2;
+        if ((from % kRingWords) + 4 <= kRingWords && (win(from) & 0xfff) <= 0x1000 - 32) {
+            mmio_write(win(from), {junk, junk, junk, junk}, {0xff, 0xff, 0xff, 0xff});
+        } else {
+            for (uint32_t k = 0; k < 4; k++) mmio_write(win(from + k), {junk}, {0xff});
+        }
+        inj_write_errs_ += 2;
+        mmio_write(win(tail_), {junk}, {0x3c});      // free: accepted
+        expect_csr(kErrInjWrite, inj_write_errs_, "ERR_INJ_WRITE");
+        if (csr(kInjHead) != h) v_.fail("INJ_HEAD moved with host memory stalled");
+        mem_slave_.mix.stall = false;
+        wait_acked(acked_, "the puts behind the stall");
+        check_window("puts past refused window writes");
+    }
+
+    void router_bad_len() {
+        v_.step("12 router bad len");
+        Packet p;
+        p.flits = {hdr0(kPut, 0, kMyCoord, kMyCoord, 16), 0, 0x1234};  // len 16: 4 flits due
+        inject({p});
+        wait_csr(kErrBadLen, 1, "ERR_BAD_LEN");
+    }
+
+    void no_ring() {
+        v_.step("13 no ejection ring");
+        // Unregister the ring: a NOTIFY put still writes its data; the entry is refused.
+        csr_write(kEjEntries, 0);
+        inject({good_put(700, 9, kFlagAckReq | kFlagNotify)});
+        wait_acked(acked_, "a NOTIFY put without a ring");
+        wait_csr(kErrEjNoring, 1, "ERR_EJ_NORING");
+        if (wb(4) != ents_.size()) v_.fail("an entry was written with no ring registered");
+        check_window("NOTIFY put without a ring");
+    }
+
+    void final_checks() {
+        v_.step("13 final checks");
+        no_ring();
+        wait_for([&] { return wb(0) == tail_; }, 100000, "INJ_HEAD in the writeback block");
+        // The writeback block shows what the CSRs show.
+        idle(500);
+        const uint64_t regs[4] = {csr(kInjHead), csr(kPutsAcked), csr(kPutsFailed), csr(kRxPuts)};
+        const uint64_t want[4] = {tail_, acked_, failed_, rx_puts_};
+        const uint64_t want_wb[4] = {tail_, acked_ | (failed_ << 40), failed_, rx_puts_};
+        for (unsigned i = 0; i < 4; i++) {
+            if (regs[i] != want[i]) v_.fail("register for writeback word %u = %" PRIu64 ", expected %" PRIu64, i, regs[i], want[i]);
+            if (wb(i) != want_wb[i]) v_.fail("writeback word %u = %" PRIu64 ", expected %" PRIu64, i, wb(i), want_wb[i]);
+        }
+        if (wb_failed_packed() != failed_) v_.fail("writeback word 1 carries %" PRIu64 " refused puts, expected %" PRIu64, wb_failed_packed(), failed_);
+        if (wb(4) != ents_.size()) v_.fail("writeback: %" PRIu64 " entries written, expected %zu", wb(4), ents_.size());
+        for (unsigned i = 5; i < 8; i++)
+            if (wb(i) != 0) v_.fail("writeback reserved word %u = 0x%" PRIx64, i, wb(i));
+        // Counters.
+        expect_csr(kTxPkts, tx_pkts_, "TX_PKTS");
+        expect_csr(kTxFlits, tx_flits_, "TX_FLITS");
+        const uint64_t rx_pkts = csr(kRxPkts), rx_flits = csr(kRxFlits);
+        const uint64_t ack_pkts = rx_pkts - delivered_puts_ - host_acks_;
+        if (rx_pkts < delivered_puts_ + host_acks_ + 1 || rx_flits != delivered_flits_ + 2 * ack_pkts)
+            v_.fail("RX_PKTS %" PRIu64 " / RX_FLITS %" PRIu64 " do not add up (%" PRIu64 " puts, %" PRIu64
+                    " flits delivered besides ACKs)", rx_pkts, rx_flits, delivered_puts_, delivered_flits_);
+        expect_csr(kErrBadType, 0, "ERR_BAD_TYPE");
+        expect_csr(kErrBadDst, 0, "ERR_BAD_DST");
+        expect_csr(kErrBadLen, 1, "ERR_BAD_LEN");
+        expect_csr(kErrDmaBounds, bounds_errs_, "ERR_DMA_BOUNDS");
+        expect_csr(kErrInjDesc, 2, "ERR_INJ_DESC");
+        expect_csr(kErrInjWrite, inj_write_errs_, "ERR_INJ_WRITE");
+        expect_csr(kErrDoorbell, doorbell_errs_, "ERR_DOORBELL");
+        expect_csr(kErrCsr, csr_errs_, "ERR_CSR");
+        expect_csr(kErrEjNoring, 1, "ERR_EJ_NORING");
+        // Every byte the node wrote lies in a registered structure.
+        for (const auto &kv : mem_.all_writes()) {
+            const uint64_t a = kv.first;
+            const bool ok = (a >= kHostWin && a < kHostWin + kHostWinSize) ||
+                            (a >= kHostRing && a < kHostRing + 32 * kHostRingEntries) || (a >= kHostWb && a < kHostWb + 64);
+            if (!ok) v_.fail("host memory written outside the registered structures, at 0x%" PRIx64, a);
+        }
+        check_window("the end");
+    }
+
+    Verdict v_;
+    Vtb tb_;
+    Rng rng_;
+    HostMem mem_;
+    AxiWriteSlave<Vtb> mem_slave_;
+    std::vector<uint8_t> win_ref_;
+    uint32_t tail_ = 0;
+    std::vector<Entry> ents_;
+    uint64_t rx_puts_ = 0, acked_ = 0, failed_ = 0;
+    uint64_t tx_pkts_ = 0, tx_flits_ = 0, delivered_flits_ = 0, delivered_puts_ = 0, host_acks_ = 0;
+    uint64_t csr_errs_ = 0, bounds_errs_ = 0, doorbell_errs_ = 0, inj_write_errs_ = 0;
+};
+
+}  // namespace
+
+// Optional: --seed N replaces the fixed seed (for stress runs; the suite uses the default).
+int main(int argc, char **argv) {
+    uint64_t seed = kSeed;
+    if (argc == 3 && std::string(argv[1]) == "--seed") seed = std::strtoull(argv[2], nullptr, 0);
+    NodeTest test(seed);
+    test.run();
+}
