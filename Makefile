@@ -65,6 +65,7 @@ bench: deps-sim
 
 gen:
 	python3 tools/gen_packet.py
+	python3 tools/gen_regmap.py
 
 clean:
 	rm -rf build

@@ -39,7 +39,7 @@ class Test:
 
 def declare():
     t = [
-        Test("gen-check", "python3 tools/gen_packet.py --check"),
+        Test("gen-check", "python3 tools/gen_packet.py --check && python3 tools/gen_regmap.py --check"),
         Test("lint", "make --no-print-directory lint"),
         Test("synth-check", "make --no-print-directory synth-check", timeout=900),
         Test("unit", "make --no-print-directory unit-tests", timeout=900),

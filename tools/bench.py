@@ -42,6 +42,20 @@ def fabric_records(torus, scenario, extra):
     return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
 
 
+def put_records(torus):
+    """Host-to-host puts through libcanopy on the co-simulation (driver/examples/put_bench.c)."""
+    nodes = 1
+    for k in torus.split("x"):
+        nodes *= int(k)
+    sh(f"make --no-print-directory build/driver/examples/put_bench build/cosim/{torus}-L1/canopy-cosim "
+       f"TORUS={torus} >&2")
+    out = sh(f"sim/canopy-run -n {nodes} --torus {torus} build/driver/examples/put_bench")
+    records = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    for r in records:
+        r["topology"] = torus
+    return records
+
+
 def fpga_records():
     sh("make --no-print-directory synth >&2")
     with open(os.path.join(ROOT, "build", "synth", "report.json")) as f:
@@ -54,6 +68,7 @@ def table(records):
         "saturation": ["accepted_flits_per_node_cycle", "bound", "fraction_of_bound"],
         "sim-speed": ["sim_cycles_per_s", "node_cycles_per_s"],
         "fpga-ecp5": ["fmax_mhz", "target_mhz", "luts", "ffs", "brams"],
+        "put": ["bytes", "cycles", "link_bytes_per_cycle"],
     }
     lines = []
     for r in records:
@@ -82,6 +97,8 @@ def main():
     for bench, torus, scenario, extra in RUNS:
         if args.only in bench:
             records += fabric_records(torus, scenario, extra)
+    if args.only in "put":
+        records += put_records("3x3")
     if not args.skip_fpga and args.only in "fpga-ecp5":
         records += fpga_records()
 

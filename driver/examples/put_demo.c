@@ -42,7 +42,7 @@ int main(int argc, char **argv)
         return 1;
     }
     const int me = canopy_my_node(dev), n = canopy_num_nodes(dev);
-    const size_t flags_at = (size_t)n * bytes, bw_at = (flags_at + 8u * (size_t)n + 7) & ~(size_t)7;
+    const size_t flags_at = ((size_t)n * bytes + 7) & ~(size_t)7, bw_at = flags_at + 8u * (size_t)n;
     const size_t win_size = bw_at + BW_BYTES + 64;
     uint8_t *win;
     check(canopy_window(dev, win_size, (void **)&win), "window", me);
