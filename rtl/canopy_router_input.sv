@@ -126,12 +126,29 @@ module canopy_router_input #(
   logic [FlitsW-1:0] cur_expect;
   logic              too_long, len_mismatch;
 
+  // The arriving VC's framing state, selected by comparison rather than by indexing: an
+  // index into an array of 6- or 7-bit elements becomes a multiplier in synthesis.
+  logic              sel_bad;
+  logic [CountW-1:0] sel_count;
+  logic [FlitsW-1:0] sel_expect;
+  always_comb begin
+    sel_bad    = 1'b0;
+    sel_count  = '0;
+    sel_expect = '0;
+    for (int unsigned v = 0; v < NumVcs; v++) begin
+      if (rx_vc_i == VcW'(v)) begin
+        sel_bad    = bad_q[v];
+        sel_count  = count_q[v];
+        sel_expect = expect_q[v];
+      end
+    end
+  end
+
   always_comb begin
     cur_head    = !in_pkt_q[rx_vc_i];
-    cur_bad     = cur_head ? (hdr_bad_type || hdr_bad_dst || hdr_bad_len) : bad_q[rx_vc_i];
-    cur_expect  = cur_head ? hdr_flits : expect_q[rx_vc_i];
-    cur_count   = cur_head ? CountW'(1)
-                : (&count_q[rx_vc_i]) ? count_q[rx_vc_i] : count_q[rx_vc_i] + 1'b1;
+    cur_bad     = cur_head ? (hdr_bad_type || hdr_bad_dst || hdr_bad_len) : sel_bad;
+    cur_expect  = cur_head ? hdr_flits : sel_expect;
+    cur_count   = cur_head ? CountW'(1) : (&sel_count) ? sel_count : sel_count + 1'b1;
     cur_decided = !cur_head && decided_q[rx_vc_i];
     too_long     = !cur_bad && cur_count > {1'b0, cur_expect};
     len_mismatch = !cur_bad && (too_long || (rx_last_i && cur_count != {1'b0, cur_expect}));
@@ -171,10 +188,12 @@ module canopy_router_input #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (rx_valid_i) begin
-      count_q[rx_vc_i]  <= cur_count;
-      expect_q[rx_vc_i] <= cur_expect;
-      bad_q[rx_vc_i]    <= cur_bad;
+    for (int unsigned v = 0; v < NumVcs; v++) begin
+      if (rx_valid_i && rx_vc_i == VcW'(v)) begin
+        count_q[v]  <= cur_count;
+        expect_q[v] <= cur_expect;
+        bad_q[v]    <= cur_bad;
+      end
     end
   end
 
