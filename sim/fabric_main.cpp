@@ -86,8 +86,8 @@ bool drain(Fabric &f, Scoreboard &sb, const Watchdog &wd, const std::function<vo
     while (sb.outstanding() > 0 || f.pending_flits() > 0) {
         if (each_cycle) each_cycle();
         f.step();
-        if (sb.delivered() != last_delivered || f.flits_ejected() != 0) {
-            if (sb.delivered() != last_delivered) last_progress = f.cycle();
+        if (sb.delivered() != last_delivered) {
+            last_progress = f.cycle();
             last_delivered = sb.delivered();
         }
         if (!sb.failures().empty()) return false;
