@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "fabric.hpp"
+#include "rng.hpp"
 #include "scoreboard.hpp"
 
 using namespace canopy;
@@ -50,19 +51,6 @@ struct Options {
         auto it = kv.find(k);
         return it == kv.end() ? def : it->second;
     }
-};
-
-// splitmix64: small, fast, and the same sequence on every machine.
-struct Rng {
-    uint64_t s;
-    explicit Rng(uint64_t seed) : s(seed) {}
-    uint64_t next() {
-        uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
-    unsigned below(unsigned n) { return static_cast<unsigned>(next() % n); }
 };
 
 std::vector<uint8_t> random_payload(Rng &rng, size_t len) {

@@ -24,7 +24,7 @@ sim_dir     = build/sim/$(call sim_config,$(1))
 sim_bin     = $(call sim_dir,$(1))/canopy-fabric
 
 SIM_CXX_SRCS := sim/fabric.cpp sim/scoreboard.cpp sim/fabric_main.cpp
-SIM_HDRS     := sim/fabric.hpp sim/scoreboard.hpp sim/vl_bits.hpp driver/include/canopy_packet.h
+SIM_HDRS     := sim/fabric.hpp sim/scoreboard.hpp sim/vl_bits.hpp sim/rng.hpp driver/include/canopy_packet.h
 SIM_SV_TOP   := sim/canopy_torus_links.sv sim/canopy_torus_fabric.sv
 
 # $(call sim_verilate,TORUS): the Verilator command for one configuration.

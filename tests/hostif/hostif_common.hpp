@@ -25,26 +25,13 @@
 #include <string>
 #include <unordered_map>
 
+#include "rng.hpp"
 #include "verilated.h"
 
 namespace canopy_hostif {
 
 // ------------------------------------------------------------------ randomness
-class Rng {
-  public:
-    explicit Rng(uint64_t seed) : s_(seed) {}
-    uint64_t next() {
-        uint64_t z = (s_ += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
-    unsigned below(unsigned n) { return static_cast<unsigned>(next() % n); }
-    bool chance(unsigned pct) { return below(100) < pct; }
-
-  private:
-    uint64_t s_;
-};
+using Rng = canopy::Rng;  // sim/rng.hpp
 
 // ------------------------------------------------------------------ verdict, watchdog
 class Verdict {
