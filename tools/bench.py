@@ -77,6 +77,70 @@ def table(records):
     return "\n".join(lines)
 
 
+def render_docs(records):
+    """The measured tables of docs/perf.md, between its bench markers, from the records."""
+    by = lambda bench: [r for r in records if r["bench"] == bench]
+    L = ["", "### Router fabric (`make bench`, router-only simulation)", "",
+         "| bench | torus | nodes | figure |", "|---|---|---|---|"]
+    for r in by("hop-latency"):
+        L.append(f"| hop latency, zero load | {r['topology']} | {r['nodes']} | **{r['cycles_per_hop']:.2f} cycles/hop** "
+                 f"(+{r['base_cycles']:.1f} at the ends; links of {r['link_latency']} cycle, {r['payload_bytes']}-byte payload) |")
+    for r in by("saturation"):
+        L.append(f"| saturation, uniform random | {r['topology']} | {r['nodes']} | **{r['accepted_flits_per_node_cycle']:.3f}** "
+                 f"flits/node/cycle accepted; bound {r['bound']:.3f}, so {100 * r['fraction_of_bound']:.0f}% of it |")
+    for r in by("sim-speed"):
+        L.append(f"| simulation speed | {r['topology']} | {r['nodes']} | {r['sim_cycles_per_s']:,.0f} cycles/s "
+                 f"({r['node_cycles_per_s']:,.0f} router-cycles/s; wall clock, this machine) |")
+    for r in by("fpga-ecp5"):
+        L += ["", "### FPGA: one router on a Lattice ECP5 (`make synth`)", "",
+              "| device | NumDims | Fmax | LUT4 | FFs | DP16KD | LUT RAM |", "|---|---|---|---|---|---|---|",
+              f"| {r.get('device')} | {r.get('num_dims')} | **{r.get('fmax_mhz')} MHz** | {r.get('luts')} | "
+              f"{r.get('ffs')} | {r.get('brams')} | {r.get('lutram', '-')} |"]
+    puts = sorted(by("put"), key=lambda r: r["bytes"])
+    if puts:
+        L += ["", f"### Host to host through libcanopy (`make bench`, co-simulation, {puts[0]['topology']}, "
+              "PE 0 to PE 1)", "",
+              "One-way time = half a ping-pong round trip, modeled PCIe included (300 ns MMIO write in, "
+              "300 ns DMA write out, 250 MHz router clock).", "",
+              "| bytes | cycles | ns | link bytes/cycle | % of link |", "|---|---|---|---|---|"]
+        for r in puts:
+            L.append(f"| {r['bytes']} | {r['cycles']:.0f} | {r['ns_at_250mhz']:.0f} | {r['link_bytes_per_cycle']:.2f} | "
+                     f"{100 * r['link_bytes_per_cycle'] / 8:.0f}% |")
+    return "\n".join(L) + "\n"
+
+
+def write_docs(records):
+    path = os.path.join(ROOT, "docs", "perf.md")
+    with open(path) as f:
+        text = f.read()
+    begin, end = "<!-- bench:begin -->", "<!-- bench:end -->"
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    with open(path, "w") as f:
+        f.write(head + begin + "\n" + render_docs(records) + end + tail)
+
+
+def plot_puts(records):
+    puts = sorted((r for r in records if r["bench"] == "put"), key=lambda r: r["bytes"])
+    if not puts:
+        return
+    subprocess.run(["tools/ensure-deps.sh", "plot"], cwd=ROOT, check=True)
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(1, 2, figsize=(9, 3.4))
+    x = [r["bytes"] for r in puts]
+    ax[0].loglog(x, [r["cycles"] for r in puts], "o-")
+    ax[0].set(xlabel="message bytes", ylabel="one-way cycles", title="put latency, host to host")
+    ax[1].semilogx(x, [100 * r["link_bytes_per_cycle"] / 8 for r in puts], "o-")
+    ax[1].set(xlabel="message bytes", ylabel="% of link rate", title="put bandwidth", ylim=(0, 100))
+    for a in ax:
+        a.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    os.makedirs(os.path.join(ROOT, "docs", "img"), exist_ok=True)
+    fig.savefig(os.path.join(ROOT, "docs", "img", "put.png"), dpi=110)
+
+
 def merge(new):
     """Replace records of the benches just run, keep the others (later benches add theirs)."""
     old = []
@@ -91,7 +155,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--skip-fpga", action="store_true", help="skip synthesis and place and route")
     ap.add_argument("--only", default="", help="run only benches whose name contains this")
+    ap.add_argument("--docs-only", action="store_true",
+                    help="no runs: rewrite docs/perf.md tables and plots from results.json")
     args = ap.parse_args()
+    if args.docs_only:
+        with open(OUT) as f:
+            merged = json.load(f)
+        write_docs(merged)
+        plot_puts(merged)
+        return 0
 
     records = []
     for bench, torus, scenario, extra in RUNS:
@@ -109,6 +181,7 @@ def main():
         f.write("\n")
     print(table(records))
     print(f"\nwrote {len(merged)} records to {os.path.relpath(OUT, ROOT)}")
+    print("docs/perf.md tables: python3 tools/bench.py --docs-only")
     return 0
 
 
