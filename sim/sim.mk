@@ -5,7 +5,10 @@
 # TORUS is one size per dimension, X first: 4 (a ring), 3x3, 2x2x2, 4x4x4, 2x2x2x2.
 # The fabric parameters are given once, here, to Verilator (-G) and to the harness (-D).
 # Each configuration builds in its own directory, so switching topologies does not
-# rebuild the others.
+# rebuild the others. The model's hot code and the harness build at -O2; Verilator's "slow"
+# files (construction, the symbol table: one huge function for a 64-node fabric) at -O0,
+# which takes minutes instead of half an hour off a large build and costs nothing at run
+# time.
 
 TORUS        ?= 3x3
 LINK_LATENCY ?= 1
@@ -23,6 +26,7 @@ sim_config  = $(1)-L$(LINK_LATENCY)$(if $(filter 1,$(WAVES)),-waves)
 sim_dir     = build/sim/$(call sim_config,$(1))
 sim_bin     = $(call sim_dir,$(1))/canopy-fabric
 
+SIM_OPT      := -MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O0 OPT_GLOBAL=-O2"
 SIM_CXX_SRCS := sim/fabric.cpp sim/scoreboard.cpp sim/fabric_main.cpp
 SIM_HDRS     := sim/fabric.hpp sim/scoreboard.hpp sim/vl_bits.hpp sim/rng.hpp driver/include/canopy_packet.h
 SIM_SV_TOP   := sim/canopy_torus_links.sv sim/canopy_torus_fabric.sv
@@ -39,7 +43,7 @@ define sim_verilate
 	  -GSizeZ=$(call sim_size,$(1),3) -GSizeW=$(call sim_size,$(1),4) \
 	  -GLinkLatency=$(LINK_LATENCY) -GFlitWidth=$(FLIT_BITS) -GNumVcs=$(NUM_VCS) \
 	  -GLinkBufDepth=$(LINK_BUF) -GLocalBufDepth=$(LOCAL_BUF) -GEjectCredits=$(EJECT_BUF) \
-	  -CFLAGS "-O2 -std=c++17 -I$(CURDIR)/sim -I$(CURDIR)/driver/include" \
+	  -CFLAGS "-std=c++17 -I$(CURDIR)/sim -I$(CURDIR)/driver/include" $(SIM_OPT) \
 	  -CFLAGS "-DCANOPY_NDIMS=$(call sim_ndims,$(1)) -DCANOPY_SIZE_X=$(call sim_size,$(1),1)" \
 	  -CFLAGS "-DCANOPY_SIZE_Y=$(call sim_size,$(1),2) -DCANOPY_SIZE_Z=$(call sim_size,$(1),3)" \
 	  -CFLAGS "-DCANOPY_SIZE_W=$(call sim_size,$(1),4) -DCANOPY_LINK_LATENCY=$(LINK_LATENCY)" \
@@ -74,7 +78,8 @@ define cosim_verilate
 	  -GSizeX=$(call sim_size,$(1),1) -GSizeY=$(call sim_size,$(1),2) \
 	  -GSizeZ=$(call sim_size,$(1),3) -GSizeW=$(call sim_size,$(1),4) \
 	  -GLinkLatency=$(LINK_LATENCY) -GBuildGit=32\'h$(BUILD_GIT) -GBuildDate=$(BUILD_DATE) \
-	  -CFLAGS "-O2 -std=c++17 -I$(CURDIR)/sim -I$(CURDIR)/sim/cosim -I$(CURDIR)/sim/include -I$(CURDIR)/driver/include" \
+	  -CFLAGS "-std=c++17 -I$(CURDIR)/sim -I$(CURDIR)/sim/cosim -I$(CURDIR)/sim/include -I$(CURDIR)/driver/include" \
+	  $(SIM_OPT) \
 	  -CFLAGS "-DCANOPY_NDIMS=$(call sim_ndims,$(1)) -DCANOPY_SIZE_X=$(call sim_size,$(1),1)" \
 	  -CFLAGS "-DCANOPY_SIZE_Y=$(call sim_size,$(1),2) -DCANOPY_SIZE_Z=$(call sim_size,$(1),3)" \
 	  -CFLAGS "-DCANOPY_SIZE_W=$(call sim_size,$(1),4)" \
