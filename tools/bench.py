@@ -104,7 +104,7 @@ def render_docs(records):
               "300 ns DMA write out, 250 MHz router clock).", "",
               "| bytes | cycles | ns | link bytes/cycle | % of link |", "|---|---|---|---|---|"]
         for r in puts:
-            L.append(f"| {r['bytes']} | {r['cycles']:.0f} | {r['ns_at_250mhz']:.0f} | {r['link_bytes_per_cycle']:.2f} | "
+            L.append(f"| {r['bytes']} | {r['cycles']:.0f} | {r['ns']:.0f} | {r['link_bytes_per_cycle']:.2f} | "
                      f"{100 * r['link_bytes_per_cycle'] / 8:.0f}% |")
     return "\n".join(L) + "\n"
 

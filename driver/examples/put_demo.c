@@ -120,13 +120,14 @@ int main(int argc, char **argv)
         check(canopy_caps(dev, &caps), "caps", me);
         unsigned c[4];
         canopy_coords(dev, n - 1, c);
-        const double ns = 4.0; /* 250 MHz router clock, the co-simulator's default */
+        /* ns per cycle from the device's own clocks (the co-simulator's --clock-mhz). */
+        const double ns = (double)canopy_time_ns(dev) / (double)canopy_cycles(dev);
         const double link_bytes = caps.flit_bits / 8.0;
         printf("canopy put demo: %d PEs on a simulated torus (last node at %u,%u,%u,%u)\n", n, c[0], c[1], c[2], c[3]);
         printf("  all-to-all: every PE put %zu bytes to each of the other %d PEs: verified on every PE\n", bytes,
                n - 1);
-        printf("  %-40s %" PRIu64 " cycles (%.2f us at 250 MHz)\n", "PE 0's puts complete (acknowledged)", t_all,
-               t_all * ns / 1000);
+        printf("  %-40s %" PRIu64 " cycles (%.2f us at %.0f MHz)\n", "PE 0's puts complete (acknowledged)", t_all,
+               t_all * ns / 1000, 1000 / ns);
         if (rtt) {
             printf("  %-40s %" PRIu64 " cycles round trip, %.0f cycles = %.0f ns one way\n",
                    "8-byte put ping-pong, PE 0 <-> PE 1", rtt, rtt / 2.0, rtt / 2.0 * ns);

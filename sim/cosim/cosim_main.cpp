@@ -142,12 +142,12 @@ private:
 };
 
 // ------------------------------------------------------------------ PEs
-enum class PeState { Running, BlockedRead, BlockedWait, BlockedSleep, Detached, Exited };
+enum class PeState { Running, BlockedRead, BlockedWait, Detached, Exited };
 
 struct Pe {
     pid_t pid = -1;
     PeState state = PeState::Running;
-    uint64_t wake_ns = 0;  // wait deadline or sleep end
+    uint64_t wake_ns = 0;  // wait deadline
     int exit_status = -1;  // from waitpid, once exited
 };
 
@@ -221,7 +221,6 @@ void Cosim::step() {
 }
 
 void Cosim::start_pes() {
-    canopy_cosim_shm *s = mem_.shm();
     for (unsigned i = 0; i < CANOPY_NODES; ++i) {
         pid_t pid = fork();
         if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
@@ -234,7 +233,6 @@ void Cosim::start_pes() {
         }
         pes_[i].pid = pid;
     }
-    (void)s;
     // Let every PE run up to its first request, in node order.
     for (unsigned i = 0; i < CANOPY_NODES; ++i) wait_blocked(i);
 }
@@ -304,10 +302,6 @@ void Cosim::handle_request(unsigned i) {
             resume(i);
         }
         return;
-    case CANOPY_COSIM_REQ_SLEEP:
-        pe.state = PeState::BlockedSleep;
-        pe.wake_ns = now_ns() + c.wait_timeout_ns;
-        return;
     case CANOPY_COSIM_REQ_EXIT:
         pe.state = PeState::Detached;
         sem_post(&c.go);
@@ -342,12 +336,6 @@ void Cosim::service_pes() {
                 resume(i);
             } else if (now_ns() >= pe.wake_ns) {
                 c.resp_status = CANOPY_ETIMEDOUT;
-                resume(i);
-            }
-            break;
-        case PeState::BlockedSleep:
-            if (now_ns() >= pe.wake_ns) {
-                c.resp_status = CANOPY_OK;
                 resume(i);
             }
             break;

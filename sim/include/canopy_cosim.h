@@ -33,7 +33,6 @@ enum canopy_cosim_req {
     CANOPY_COSIM_REQ_MMIO_READ = 2,  /* resumes when the read completes */
     CANOPY_COSIM_REQ_WAIT = 3,       /* resumes when the condition holds or times out */
     CANOPY_COSIM_REQ_EXIT = 4,       /* detach: the PE makes no more requests (canopy_close) */
-    CANOPY_COSIM_REQ_SLEEP = 5,      /* resumes after wait_timeout_ns of simulated time */
 };
 
 struct canopy_cosim_pe {
