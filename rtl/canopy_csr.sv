@@ -41,6 +41,11 @@ module canopy_csr (
   output logic      [63:0] inj_tail_o,
   output logic             inj_tail_we_o,
   input  wire logic [63:0] inj_head_i,
+  output logic      [63:0] tree_sel_o,
+  output logic      [63:0] tree_entry_o,
+  output logic             tree_entry_we_o,
+  input  wire logic [63:0] tree_read_i,
+  output logic      [63:0] coll_wb_base_o,
   input  wire logic [63:0] err_bad_type_i,
   input  wire logic [63:0] err_bad_dst_i,
   input  wire logic [63:0] err_bad_len_i,
@@ -50,13 +55,17 @@ module canopy_csr (
   input  wire logic [63:0] err_doorbell_i,
   input  wire logic [63:0] err_csr_i,
   input  wire logic [63:0] err_ej_noring_i,
+  input  wire logic [63:0] err_tree_write_i,
+  input  wire logic [63:0] err_coll_dir_i,
+  input  wire logic [63:0] err_coll_tree_i,
   input  wire logic [63:0] tx_pkts_i,
   input  wire logic [63:0] tx_flits_i,
   input  wire logic [63:0] rx_pkts_i,
   input  wire logic [63:0] rx_flits_i,
   input  wire logic [63:0] rx_puts_i,
   input  wire logic [63:0] puts_acked_i,
-  input  wire logic [63:0] puts_failed_i
+  input  wire logic [63:0] puts_failed_i,
+  input  wire logic [63:0] rx_bcasts_i
 );
   // Byte-strobe merge of a write into a stored value.
   function automatic logic [63:0] merge(input logic [63:0] old, input logic [63:0] data,
@@ -74,6 +83,9 @@ module canopy_csr (
   logic [63:0] ej_head_q;
   logic [63:0] wb_base_q;
   logic [63:0] inj_tail_q;
+  logic [63:0] tree_sel_q;
+  logic [63:0] tree_entry_q;
+  logic [63:0] coll_wb_base_q;
 
   always_comb begin
     wr_hit = 1'b0;
@@ -93,6 +105,10 @@ module canopy_csr (
       12'h068: begin wr_hit = 1'b1; wr_ro = 1'b0; end
       12'h070: begin wr_hit = 1'b1; wr_ro = 1'b0; end
       12'h078: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h080: begin wr_hit = 1'b1; wr_ro = 1'b0; end
+      12'h088: begin wr_hit = 1'b1; wr_ro = 1'b0; end
+      12'h090: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h098: begin wr_hit = 1'b1; wr_ro = 1'b0; end
       12'h100: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h108: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h110: begin wr_hit = 1'b1; wr_ro = 1'b1; end
@@ -102,6 +118,9 @@ module canopy_csr (
       12'h130: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h138: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h140: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h148: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h150: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h158: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h180: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h188: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h190: begin wr_hit = 1'b1; wr_ro = 1'b1; end
@@ -109,6 +128,7 @@ module canopy_csr (
       12'h1A0: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h1A8: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h1B0: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h1B8: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       default: ;
     endcase
   end
@@ -122,6 +142,9 @@ module canopy_csr (
       ej_head_q <= '0;
       wb_base_q <= '0;
       inj_tail_q <= '0;
+      tree_sel_q <= '0;
+      tree_entry_q <= '0;
+      coll_wb_base_q <= '0;
     end else if (wr_i) begin
       unique case (wr_addr_i)
         12'h040: win_base_q <= merge(win_base_q, wr_data_i, wr_strb_i);
@@ -131,6 +154,9 @@ module canopy_csr (
         12'h060: ej_head_q <= merge(ej_head_q, wr_data_i, wr_strb_i);
         12'h068: wb_base_q <= merge(wb_base_q, wr_data_i, wr_strb_i);
         12'h070: inj_tail_q <= merge(inj_tail_q, wr_data_i, wr_strb_i);
+        12'h080: tree_sel_q <= merge(tree_sel_q, wr_data_i, wr_strb_i);
+        12'h088: tree_entry_q <= merge(tree_entry_q, wr_data_i, wr_strb_i);
+        12'h098: coll_wb_base_q <= merge(coll_wb_base_q, wr_data_i, wr_strb_i);
         default: ;
       endcase
     end
@@ -145,6 +171,10 @@ module canopy_csr (
   assign wb_base_o = wb_base_q;
   assign inj_tail_o = inj_tail_q;
   assign inj_tail_we_o = wr_i && wr_addr_i == 12'h070 && wr_strb_i[0];
+  assign tree_sel_o = tree_sel_q;
+  assign tree_entry_o = tree_entry_q;
+  assign tree_entry_we_o = wr_i && wr_addr_i == 12'h088 && wr_strb_i[0];
+  assign coll_wb_base_o = coll_wb_base_q;
 
   logic [63:0] rd_mux;
   always_comb begin
@@ -165,6 +195,10 @@ module canopy_csr (
       12'h068: begin rd_mux = wb_base_q; rd_hit = 1'b1; end
       12'h070: begin rd_mux = inj_tail_q; rd_hit = 1'b1; end
       12'h078: begin rd_mux = inj_head_i; rd_hit = 1'b1; end
+      12'h080: begin rd_mux = tree_sel_q; rd_hit = 1'b1; end
+      12'h088: begin rd_mux = tree_entry_q; rd_hit = 1'b1; end
+      12'h090: begin rd_mux = tree_read_i; rd_hit = 1'b1; end
+      12'h098: begin rd_mux = coll_wb_base_q; rd_hit = 1'b1; end
       12'h100: begin rd_mux = err_bad_type_i; rd_hit = 1'b1; end
       12'h108: begin rd_mux = err_bad_dst_i; rd_hit = 1'b1; end
       12'h110: begin rd_mux = err_bad_len_i; rd_hit = 1'b1; end
@@ -174,6 +208,9 @@ module canopy_csr (
       12'h130: begin rd_mux = err_doorbell_i; rd_hit = 1'b1; end
       12'h138: begin rd_mux = err_csr_i; rd_hit = 1'b1; end
       12'h140: begin rd_mux = err_ej_noring_i; rd_hit = 1'b1; end
+      12'h148: begin rd_mux = err_tree_write_i; rd_hit = 1'b1; end
+      12'h150: begin rd_mux = err_coll_dir_i; rd_hit = 1'b1; end
+      12'h158: begin rd_mux = err_coll_tree_i; rd_hit = 1'b1; end
       12'h180: begin rd_mux = tx_pkts_i; rd_hit = 1'b1; end
       12'h188: begin rd_mux = tx_flits_i; rd_hit = 1'b1; end
       12'h190: begin rd_mux = rx_pkts_i; rd_hit = 1'b1; end
@@ -181,6 +218,7 @@ module canopy_csr (
       12'h1A0: begin rd_mux = rx_puts_i; rd_hit = 1'b1; end
       12'h1A8: begin rd_mux = puts_acked_i; rd_hit = 1'b1; end
       12'h1B0: begin rd_mux = puts_failed_i; rd_hit = 1'b1; end
+      12'h1B8: begin rd_mux = rx_bcasts_i; rd_hit = 1'b1; end
       default: ;
     endcase
   end

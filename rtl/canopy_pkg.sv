@@ -18,8 +18,8 @@ package canopy_pkg;
   // Virtual channel roles (see docs/router.md).
   localparam int unsigned VcP2pLo = 0;  // point-to-point, before the dateline of the current dimension
   localparam int unsigned VcP2pHi = 1;  // point-to-point, after crossing the dateline of the current dimension
-  localparam int unsigned VcCollUp = 2;  // collective subnet, toward the tree root (reserved)
-  localparam int unsigned VcCollDown = 3;  // collective subnet, away from the tree root (reserved)
+  localparam int unsigned VcCollUp = 2;  // collective subnet, toward the tree root (reduce contributions; at the root port, arriving broadcast requests)
+  localparam int unsigned VcCollDown = 3;  // collective subnet, away from the tree root (broadcasts)
 
   typedef logic [CoordBits-1:0] coord_t;
   typedef coord_t [MaxDims-1:0] coords_t;  // index d = dimension (0 = X)
@@ -27,10 +27,10 @@ package canopy_pkg;
   typedef enum logic [3:0] {
     PKT_INVALID = 4'd0,  // never valid; an all-zero head flit is refused
     PKT_PUT = 4'd1,  // point-to-point remote write of `len` bytes at `offset` in the destination's window
-    PKT_BCAST = 4'd2,  // broadcast travelling down a tree (reserved: collective subnet)
-    PKT_BCAST_REQ = 4'd3,  // broadcast request travelling up to the tree root (reserved: collective subnet)
+    PKT_BCAST = 4'd2,  // broadcast travelling down a tree on COLL_DOWN; each member writes the payload at `offset` in its window
+    PKT_BCAST_REQ = 4'd3,  // broadcast request: sent point-to-point to the root of `tree` (dst = the root), which broadcasts it down
     PKT_REDUCE = 4'd4,  // reduce contribution travelling up a tree (reserved: reduce engines)
-    PKT_CONFIG = 4'd5,  // configuration packet (Mini Packet) writing a router table (reserved: fabric manager)
+    PKT_CONFIG = 4'd5,  // configuration packet (Mini Packet): point-to-point; the destination writes tree entry `tree` := `offset` bits 31..0 (ACK_REQ: acknowledged, refused entries as failed)
     PKT_ACK = 4'd6  // acknowledgement of puts: `offset` bits 19..0 count acknowledged puts, bits 39..20 how many of them were refused
   } pkt_type_e;
 
@@ -51,7 +51,8 @@ package canopy_pkg;
 
   // Bits of the header's flags field.
   localparam int unsigned FlagAckReq = 0;  // PUT: the target acknowledges the put once its data is in memory
-  localparam int unsigned FlagNotify = 1;  // PUT: the target also reports the arrival in its ejection ring
+  localparam int unsigned FlagNotify = 1;  // PUT, BCAST: the target also reports the arrival in its ejection ring
+  localparam int unsigned FlagSkipSrc = 2;  // BCAST_REQ/BCAST: the source node does not receive its own broadcast (its memory is left untouched)
 
   // The header as one 128-bit value: word 1 in bits [127:64], word 0 in [63:0].
   typedef struct packed {
@@ -69,6 +70,20 @@ package canopy_pkg;
     logic [3:0]      flags;  // per-type flags (table below); unassigned bits are sent as 0
     logic [3:0]      ptype;  // packet type (table above)
   } hdr_t;
+
+  // The collective routing table entry (one word per tree, see docs/collectives.md).
+  localparam int unsigned MaxTrees   = 64;
+  localparam int unsigned MaxGroups  = 8;
+  localparam int unsigned TreeEntryBits = 32;
+  typedef struct packed {
+    logic [8:0]      rsvd0;
+    logic [7:0]      groups;  // subgroups this node's host belongs to, one bit per group id
+    logic [7:0]      children;  // router ports toward the children, one bit per port
+    logic [3:0]      parent;  // router port toward the parent (2d: + in dimension d, 2d+1: -); ignored at the root
+    logic            transit;  // this node only connects the tree: its host neither sends nor receives (groups must be 0)
+    logic            root;  // this node is the tree's root (no parent)
+    logic            valid;  // the entry is in use; a packet for an invalid entry is dropped and counted
+  } tree_entry_t;
 
   // Field widths, for counters and comparisons sized like a field.
   localparam int unsigned HdrPtypeBits = 4;

@@ -45,6 +45,7 @@ package canopy_regs_pkg;
   localparam int unsigned StatusWbValidLsb = 2, StatusWbValidWidth = 1;
   localparam int unsigned StatusInjBusyLsb = 3, StatusInjBusyWidth = 1;
   localparam int unsigned StatusEjFullLsb = 4, StatusEjFullWidth = 1;
+  localparam int unsigned StatusTreeRefusedLsb = 5, StatusTreeRefusedWidth = 1;
   localparam int unsigned RegWinBase = 'h040;
   localparam int unsigned RegWinSize = 'h048;
   localparam int unsigned RegEjBase = 'h050;
@@ -53,6 +54,10 @@ package canopy_regs_pkg;
   localparam int unsigned RegWbBase = 'h068;
   localparam int unsigned RegInjTail = 'h070;
   localparam int unsigned RegInjHead = 'h078;
+  localparam int unsigned RegTreeSel = 'h080;
+  localparam int unsigned RegTreeEntry = 'h088;
+  localparam int unsigned RegTreeRead = 'h090;
+  localparam int unsigned RegCollWbBase = 'h098;
   localparam int unsigned RegErrBadType = 'h100;
   localparam int unsigned RegErrBadDst = 'h108;
   localparam int unsigned RegErrBadLen = 'h110;
@@ -62,6 +67,9 @@ package canopy_regs_pkg;
   localparam int unsigned RegErrDoorbell = 'h130;
   localparam int unsigned RegErrCsr = 'h138;
   localparam int unsigned RegErrEjNoring = 'h140;
+  localparam int unsigned RegErrTreeWrite = 'h148;
+  localparam int unsigned RegErrCollDir = 'h150;
+  localparam int unsigned RegErrCollTree = 'h158;
   localparam int unsigned RegTxPkts = 'h180;
   localparam int unsigned RegTxFlits = 'h188;
   localparam int unsigned RegRxPkts = 'h190;
@@ -69,6 +77,7 @@ package canopy_regs_pkg;
   localparam int unsigned RegRxPuts = 'h1A0;
   localparam int unsigned RegPutsAcked = 'h1A8;
   localparam int unsigned RegPutsFailed = 'h1B0;
+  localparam int unsigned RegRxBcasts = 'h1B8;
 endpackage
 /* verilator lint_on UNUSEDPARAM */
 

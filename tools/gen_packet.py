@@ -50,6 +50,22 @@ def word_layout(spec, fmt, word):
     return out
 
 
+def entry_layout(spec):
+    """Tree entry fields from msb to lsb in a 32-bit word, gaps as reserved fields."""
+    fields = sorted(spec["tree_entry"], key=lambda f: -f["lsb"])
+    out, top, n = [], 31, 0
+    for f in fields:
+        hi = f["lsb"] + f["width"] - 1
+        if hi < top:
+            out.append({"name": f"rsvd{n}", "lsb": hi + 1, "width": top - hi, "rsvd": True})
+            n += 1
+        out.append(f)
+        top = f["lsb"] - 1
+    if top >= 0:
+        out.append({"name": f"rsvd{n}", "lsb": 0, "width": top + 1, "rsvd": True})
+    return out
+
+
 def gen_sv(spec, fmt, words):
     L = [f"// {BANNER}.",
          "//",
@@ -99,6 +115,18 @@ def gen_sv(spec, fmt, words):
             desc = "" if f.get("rsvd") else f"  // {f['desc']}"
             L.append(f"    {ty:<16} {f['name']};{desc}")
     L.append("  } hdr_t;")
+    L.append("")
+    coll = spec["collective"]
+    L.append("  // The collective routing table entry (one word per tree, see docs/collectives.md).")
+    L.append(f"  localparam int unsigned MaxTrees   = {coll['max_trees']};")
+    L.append(f"  localparam int unsigned MaxGroups  = {coll['max_groups']};")
+    L.append("  localparam int unsigned TreeEntryBits = 32;")
+    L.append("  typedef struct packed {")
+    for f in entry_layout(spec):
+        ty = "logic" if f["width"] == 1 else f"logic [{f['width'] - 1}:0]"
+        desc = "" if f.get("rsvd") else f"  // {f['desc']}"
+        L.append(f"    {ty:<16} {f['name']};{desc}")
+    L.append("  } tree_entry_t;")
     L.append("")
     L.append("  // Field widths, for counters and comparisons sized like a field.")
     for f in spec["fields"]:
@@ -156,6 +184,22 @@ def gen_c(spec, fmt, words):
               "{",
               f"    uint64_t m = canopy_hdr_field_mask(CANOPY_HDR_{N}_WIDTH) << CANOPY_HDR_{N}_LSB;",
               f"    hdr[CANOPY_HDR_{N}_WORD] = (hdr[CANOPY_HDR_{N}_WORD] & ~m) | ((v << CANOPY_HDR_{N}_LSB) & m);",
+              "}",
+              ""]
+    coll = spec["collective"]
+    L.append("/* The collective routing table entry: one 32-bit word per tree. */")
+    L.append(f"#define CANOPY_MAX_TREES {coll['max_trees']}u")
+    L.append(f"#define CANOPY_MAX_GROUPS {coll['max_groups']}u")
+    for f in spec["tree_entry"]:
+        n, N = f["name"], f["name"].upper()
+        mask = (1 << f["width"]) - 1
+        L += [f"/* {f['desc']} */",
+              f"#define CANOPY_TREE_{N}_LSB {f['lsb']}u",
+              f"#define CANOPY_TREE_{N}_WIDTH {f['width']}u",
+              f"static inline uint32_t canopy_tree_get_{n}(uint32_t e) {{ return (e >> {f['lsb']}u) & 0x{mask:x}u; }}",
+              f"static inline uint32_t canopy_tree_set_{n}(uint32_t e, uint32_t v)",
+              "{",
+              f"    return (e & ~(0x{mask:x}u << {f['lsb']}u)) | ((v & 0x{mask:x}u) << {f['lsb']}u);",
               "}",
               ""]
     L.append("/* Coordinates packed as in the dst/src fields: dimension d in bits [4d+3:4d]. */")
@@ -223,6 +267,15 @@ def gen_md(spec, fmt, words):
     L += [f"| `{o['name']}` | {o['value']} |" for o in spec["ops"]]
     L += ["", "| dtype | value |", "|---|---|"]
     L += [f"| `{d['name']}` | {d['value']} |" for d in spec["dtypes"]]
+    L += ["", "## Collective routing table entry", "",
+          f"One 32-bit word per tree (tree ids below {spec['collective']['max_trees']}; a router implements",
+          "`NumTrees` of them, reported in `CAPS.trees`). Written through `TREE_ENTRY` or by a `CONFIG`",
+          "packet, refused if it breaks the rules in `docs/collectives.md`.", "",
+          "| field | bits | meaning |", "|---|---|---|"]
+    for f in spec["tree_entry"]:
+        hi = f["lsb"] + f["width"] - 1
+        bits = f"{hi}" if hi == f["lsb"] else f"{hi}..{f['lsb']}"
+        L.append(f"| `{f['name']}` | {bits} | {f['desc']} |")
     L += ["", "## Virtual channels", "", "| vc | name | use |", "|---|---|---|"]
     L += [f"| {v['value']} | `{v['name']}` | {v['desc']} |" for v in spec["vcs"]]
     L += ["", "## What a router checks", "",

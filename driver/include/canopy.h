@@ -40,6 +40,7 @@ enum canopy_status {
     CANOPY_EREFUSED = -10,  /* a target refused a put (outside its window) */
     CANOPY_EAGAIN = -11,    /* nothing to report yet (polling) */
     CANOPY_EPERM = -12,     /* the OS refused access (device files, hugepages, pagemap) */
+    CANOPY_ENOTREE = -13,   /* the tree is not set up on this node (canopy_tree_attach) */
 };
 
 /* A short description of a status value (never NULL). */
@@ -142,8 +143,55 @@ struct canopy_counters {
     uint64_t err_bad_type, err_bad_dst, err_bad_len, err_dma_bounds, err_inj_desc,
         err_inj_write, err_doorbell, err_csr, err_ej_noring;
     uint64_t tx_pkts, tx_flits, rx_pkts, rx_flits, rx_puts, puts_acked, puts_failed;
+    uint64_t err_tree_write, err_coll_dir, err_coll_tree, rx_bcasts;
 };
 int canopy_counters(canopy_dev *dev, struct canopy_counters *c);
+
+/* ------------------------------------------------------------------ collectives
+ * The collective subnet (docs/collectives.md). Each router holds one routing table entry
+ * per tree (a 32-bit word, layout and accessors in canopy_packet.h: canopy_tree_get_*);
+ * the fabric manager (fw/) computes and programs them. */
+
+/* Write / read this node's own entry for `tree` through its CSRs. A write the router
+ * refuses (the entry breaks a rule of docs/collectives.md) returns CANOPY_EREFUSED and
+ * leaves the table unchanged. */
+int canopy_tree_write(canopy_dev *dev, unsigned tree, uint32_t entry);
+int canopy_tree_read(canopy_dev *dev, unsigned tree, uint32_t *entry);
+/* Write node's entry with a CONFIG packet (any node may configure any router). Like a
+ * put: canopy_quiet confirms it, returning CANOPY_EREFUSED if that router refused it. */
+int canopy_tree_write_remote(canopy_dev *dev, int node, unsigned tree, uint32_t entry);
+/* Make `tree` usable by this node's collective calls: reads this node's entry (its
+ * groups and transit flag) and records which node is the tree's root. Every node calls
+ * it once the tables are programmed (canopy_fm_setup does). */
+int canopy_tree_attach(canopy_dev *dev, unsigned tree, int root_node);
+
+/* The completion of a collective call, filled by the call, tested or waited on. */
+struct canopy_coll {
+    unsigned tree;
+    uint32_t target;   /* the tree's completion counter value that means "done" */
+    int pending;       /* 0 once complete (or if nothing had to arrive here) */
+};
+
+/* Broadcast `size` bytes from node `root`'s `src` into the window of every member of
+ * (tree, group) at `offset`. Every member calls it with the same tree, group, root,
+ * offset and size (src is read at the root only); any node may be the root. The call
+ * returns once the root's data is in the device; `done` completes on a node when all
+ * the bytes are in its window (at the root also once they are sent). The root is a
+ * receiver too unless flags has CANOPY_BCAST_SKIP_SRC. Broadcasts on one tree arrive in
+ * the order the tree's root serialized them. */
+#define CANOPY_BCAST_SKIP_SRC 0x1u
+struct canopy_bcast_args {
+    unsigned tree, group;
+    int root;
+    uint64_t offset;
+    size_t size;
+    const void *src;
+    unsigned flags;
+};
+int canopy_bcast(canopy_dev *dev, const struct canopy_bcast_args *a, struct canopy_coll *done);
+/* CANOPY_OK once complete, CANOPY_EAGAIN before. */
+int canopy_coll_test(canopy_dev *dev, struct canopy_coll *c);
+int canopy_coll_wait(canopy_dev *dev, struct canopy_coll *c, uint64_t timeout_ns);
 
 #ifdef __cplusplus
 }

@@ -15,17 +15,17 @@
 enum {
     CANOPY_VC_P2P_LO = 0, /* point-to-point, before the dateline of the current dimension */
     CANOPY_VC_P2P_HI = 1, /* point-to-point, after crossing the dateline of the current dimension */
-    CANOPY_VC_COLL_UP = 2, /* collective subnet, toward the tree root (reserved) */
-    CANOPY_VC_COLL_DOWN = 3, /* collective subnet, away from the tree root (reserved) */
+    CANOPY_VC_COLL_UP = 2, /* collective subnet, toward the tree root (reduce contributions; at the root port, arriving broadcast requests) */
+    CANOPY_VC_COLL_DOWN = 3, /* collective subnet, away from the tree root (broadcasts) */
 };
 
 enum {
     CANOPY_PKT_INVALID = 0, /* never valid; an all-zero head flit is refused */
     CANOPY_PKT_PUT = 1, /* point-to-point remote write of `len` bytes at `offset` in the destination's window */
-    CANOPY_PKT_BCAST = 2, /* broadcast travelling down a tree (reserved: collective subnet) */
-    CANOPY_PKT_BCAST_REQ = 3, /* broadcast request travelling up to the tree root (reserved: collective subnet) */
+    CANOPY_PKT_BCAST = 2, /* broadcast travelling down a tree on COLL_DOWN; each member writes the payload at `offset` in its window */
+    CANOPY_PKT_BCAST_REQ = 3, /* broadcast request: sent point-to-point to the root of `tree` (dst = the root), which broadcasts it down */
     CANOPY_PKT_REDUCE = 4, /* reduce contribution travelling up a tree (reserved: reduce engines) */
-    CANOPY_PKT_CONFIG = 5, /* configuration packet (Mini Packet) writing a router table (reserved: fabric manager) */
+    CANOPY_PKT_CONFIG = 5, /* configuration packet (Mini Packet): point-to-point; the destination writes tree entry `tree` := `offset` bits 31..0 (ACK_REQ: acknowledged, refused entries as failed) */
     CANOPY_PKT_ACK = 6, /* acknowledgement of puts: `offset` bits 19..0 count acknowledged puts, bits 39..20 how many of them were refused */
 };
 
@@ -45,7 +45,8 @@ enum {
 };
 
 #define CANOPY_FLAG_ACK_REQ (1u << 0) /* PUT: the target acknowledges the put once its data is in memory */
-#define CANOPY_FLAG_NOTIFY (1u << 1) /* PUT: the target also reports the arrival in its ejection ring */
+#define CANOPY_FLAG_NOTIFY (1u << 1) /* PUT, BCAST: the target also reports the arrival in its ejection ring */
+#define CANOPY_FLAG_SKIP_SRC (1u << 2) /* BCAST_REQ/BCAST: the source node does not receive its own broadcast (its memory is left untouched) */
 
 /* packet type (table above) */
 #define CANOPY_HDR_PTYPE_WORD 0u
@@ -216,6 +217,63 @@ static inline void canopy_hdr_set_group(uint64_t hdr[CANOPY_PKT_HEADER_WORDS], u
 {
     uint64_t m = canopy_hdr_field_mask(CANOPY_HDR_GROUP_WIDTH) << CANOPY_HDR_GROUP_LSB;
     hdr[CANOPY_HDR_GROUP_WORD] = (hdr[CANOPY_HDR_GROUP_WORD] & ~m) | ((v << CANOPY_HDR_GROUP_LSB) & m);
+}
+
+/* The collective routing table entry: one 32-bit word per tree. */
+#define CANOPY_MAX_TREES 64u
+#define CANOPY_MAX_GROUPS 8u
+/* the entry is in use; a packet for an invalid entry is dropped and counted */
+#define CANOPY_TREE_VALID_LSB 0u
+#define CANOPY_TREE_VALID_WIDTH 1u
+static inline uint32_t canopy_tree_get_valid(uint32_t e) { return (e >> 0u) & 0x1u; }
+static inline uint32_t canopy_tree_set_valid(uint32_t e, uint32_t v)
+{
+    return (e & ~(0x1u << 0u)) | ((v & 0x1u) << 0u);
+}
+
+/* this node is the tree's root (no parent) */
+#define CANOPY_TREE_ROOT_LSB 1u
+#define CANOPY_TREE_ROOT_WIDTH 1u
+static inline uint32_t canopy_tree_get_root(uint32_t e) { return (e >> 1u) & 0x1u; }
+static inline uint32_t canopy_tree_set_root(uint32_t e, uint32_t v)
+{
+    return (e & ~(0x1u << 1u)) | ((v & 0x1u) << 1u);
+}
+
+/* this node only connects the tree: its host neither sends nor receives (groups must be 0) */
+#define CANOPY_TREE_TRANSIT_LSB 2u
+#define CANOPY_TREE_TRANSIT_WIDTH 1u
+static inline uint32_t canopy_tree_get_transit(uint32_t e) { return (e >> 2u) & 0x1u; }
+static inline uint32_t canopy_tree_set_transit(uint32_t e, uint32_t v)
+{
+    return (e & ~(0x1u << 2u)) | ((v & 0x1u) << 2u);
+}
+
+/* router port toward the parent (2d: + in dimension d, 2d+1: -); ignored at the root */
+#define CANOPY_TREE_PARENT_LSB 3u
+#define CANOPY_TREE_PARENT_WIDTH 4u
+static inline uint32_t canopy_tree_get_parent(uint32_t e) { return (e >> 3u) & 0xfu; }
+static inline uint32_t canopy_tree_set_parent(uint32_t e, uint32_t v)
+{
+    return (e & ~(0xfu << 3u)) | ((v & 0xfu) << 3u);
+}
+
+/* router ports toward the children, one bit per port */
+#define CANOPY_TREE_CHILDREN_LSB 7u
+#define CANOPY_TREE_CHILDREN_WIDTH 8u
+static inline uint32_t canopy_tree_get_children(uint32_t e) { return (e >> 7u) & 0xffu; }
+static inline uint32_t canopy_tree_set_children(uint32_t e, uint32_t v)
+{
+    return (e & ~(0xffu << 7u)) | ((v & 0xffu) << 7u);
+}
+
+/* subgroups this node's host belongs to, one bit per group id */
+#define CANOPY_TREE_GROUPS_LSB 15u
+#define CANOPY_TREE_GROUPS_WIDTH 8u
+static inline uint32_t canopy_tree_get_groups(uint32_t e) { return (e >> 15u) & 0xffu; }
+static inline uint32_t canopy_tree_set_groups(uint32_t e, uint32_t v)
+{
+    return (e & ~(0xffu << 15u)) | ((v & 0xffu) << 15u);
 }
 
 /* Coordinates packed as in the dst/src fields: dimension d in bits [4d+3:4d]. */

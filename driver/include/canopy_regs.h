@@ -73,6 +73,8 @@
 #define CANOPY_STATUS_INJ_BUSY_WIDTH 1u
 #define CANOPY_STATUS_EJ_FULL_LSB 4u
 #define CANOPY_STATUS_EJ_FULL_WIDTH 1u
+#define CANOPY_STATUS_TREE_REFUSED_LSB 5u
+#define CANOPY_STATUS_TREE_REFUSED_WIDTH 1u
 /* bus address of the host DMA window (8-byte aligned); remote writes land at WIN_BASE + offset (rw) */
 #define CANOPY_REG_WIN_BASE 0x040u
 /* bytes in the DMA window; 0 = no window (every arriving write is refused) (rw) */
@@ -89,6 +91,14 @@
 #define CANOPY_REG_INJ_TAIL 0x070u
 /* device's injection ring consumer count in words (free-running); also written back (ro) */
 #define CANOPY_REG_INJ_HEAD 0x078u
+/* tree id that TREE_ENTRY writes and TREE_READ shows (rw) */
+#define CANOPY_REG_TREE_SEL 0x080u
+/* doorbell: write the collective routing table entry of tree TREE_SEL (bits 31..0, layout in docs/packet-format.md); a refused entry leaves the table unchanged, counts in ERR_TREE_WRITE and sets STATUS.tree_refused (wo_pulse) */
+#define CANOPY_REG_TREE_ENTRY 0x088u
+/* the routing table entry of tree TREE_SEL as the router holds it (ro) */
+#define CANOPY_REG_TREE_READ 0x090u
+/* bus address of the per-tree completion counters (8 bytes per tree, 8-byte aligned); 0 = none. Word t counts broadcast packets of tree t written into the window (rw) */
+#define CANOPY_REG_COLL_WB_BASE 0x098u
 /* packets refused by the router: type not implemented (ro) */
 #define CANOPY_REG_ERR_BAD_TYPE 0x100u
 /* packets refused by the router: destination outside the torus (ro) */
@@ -107,6 +117,12 @@
 #define CANOPY_REG_ERR_CSR 0x138u
 /* arrivals refused because no ejection ring is registered (ro) */
 #define CANOPY_REG_ERR_EJ_NORING 0x140u
+/* routing table writes refused (TREE_ENTRY or CONFIG packets): the entry breaks a table rule or names a tree not implemented (ro) */
+#define CANOPY_REG_ERR_TREE_WRITE 0x148u
+/* collective packets dropped by the direction checks: a broadcast not from the parent's port, a broadcast request at a node that is not the root (ro) */
+#define CANOPY_REG_ERR_COLL_DIR 0x150u
+/* collective packets dropped: tree not implemented or its entry invalid, group id out of range, or a transit node's host sending (ro) */
+#define CANOPY_REG_ERR_COLL_TREE 0x158u
 /* packets this node injected into the fabric (ro) */
 #define CANOPY_REG_TX_PKTS 0x180u
 /* flits this node injected into the fabric (ro) */
@@ -121,6 +137,8 @@
 #define CANOPY_REG_PUTS_ACKED 0x1A8u
 /* this node's puts refused by their targets, a subset of PUTS_ACKED (also written back) (ro) */
 #define CANOPY_REG_PUTS_FAILED 0x1B0u
+/* broadcast packets written into the DMA window (ro) */
+#define CANOPY_REG_RX_BCASTS 0x1B8u
 
 /* Extract a field: CANOPY_FIELD(value, ID, MAGIC). */
 #define CANOPY_FIELD(v, reg, field) \
@@ -146,6 +164,10 @@ static inline const char *canopy_reg_name(uint32_t offset)
     case CANOPY_REG_WB_BASE: return "WB_BASE";
     case CANOPY_REG_INJ_TAIL: return "INJ_TAIL";
     case CANOPY_REG_INJ_HEAD: return "INJ_HEAD";
+    case CANOPY_REG_TREE_SEL: return "TREE_SEL";
+    case CANOPY_REG_TREE_ENTRY: return "TREE_ENTRY";
+    case CANOPY_REG_TREE_READ: return "TREE_READ";
+    case CANOPY_REG_COLL_WB_BASE: return "COLL_WB_BASE";
     case CANOPY_REG_ERR_BAD_TYPE: return "ERR_BAD_TYPE";
     case CANOPY_REG_ERR_BAD_DST: return "ERR_BAD_DST";
     case CANOPY_REG_ERR_BAD_LEN: return "ERR_BAD_LEN";
@@ -155,6 +177,9 @@ static inline const char *canopy_reg_name(uint32_t offset)
     case CANOPY_REG_ERR_DOORBELL: return "ERR_DOORBELL";
     case CANOPY_REG_ERR_CSR: return "ERR_CSR";
     case CANOPY_REG_ERR_EJ_NORING: return "ERR_EJ_NORING";
+    case CANOPY_REG_ERR_TREE_WRITE: return "ERR_TREE_WRITE";
+    case CANOPY_REG_ERR_COLL_DIR: return "ERR_COLL_DIR";
+    case CANOPY_REG_ERR_COLL_TREE: return "ERR_COLL_TREE";
     case CANOPY_REG_TX_PKTS: return "TX_PKTS";
     case CANOPY_REG_TX_FLITS: return "TX_FLITS";
     case CANOPY_REG_RX_PKTS: return "RX_PKTS";
@@ -162,6 +187,7 @@ static inline const char *canopy_reg_name(uint32_t offset)
     case CANOPY_REG_RX_PUTS: return "RX_PUTS";
     case CANOPY_REG_PUTS_ACKED: return "PUTS_ACKED";
     case CANOPY_REG_PUTS_FAILED: return "PUTS_FAILED";
+    case CANOPY_REG_RX_BCASTS: return "RX_BCASTS";
     default: return (const char *)0;
     }
 }
