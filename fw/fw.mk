@@ -1,0 +1,28 @@
+# fw/fw.mk: the fabric manager (build/fw/libcanopy_fm.a) and its host-only unit test.
+#
+# C11, -Wall -Wextra -Werror, like libcanopy. fm_tree.c is pure (no device); fm_program.c
+# calls libcanopy through canopy.h only, so programs link libcanopy_fm.a before libcanopy.a.
+# The unit test (build/tests/fw/fm_tree_test) compiles fm_tree.c itself, with
+# AddressSanitizer + UndefinedBehaviorSanitizer, and needs no device or simulator.
+
+FW_CC      ?= gcc
+FW_CFLAGS  := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g -fPIC -Ifw/include -Idriver/include
+FW_SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+FW_SRCS    := fw/src/fm_tree.c fw/src/fm_program.c
+FW_HDRS    := $(wildcard fw/include/*.h) driver/include/canopy.h driver/include/canopy_packet.h
+
+build/fw/%.o: fw/src/%.c $(FW_HDRS)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) -c $< -o $@
+
+build/fw/libcanopy_fm.a: $(patsubst fw/src/%.c,build/fw/%.o,$(FW_SRCS))
+	@rm -f $@; ar rcs $@ $^
+
+build/tests/fw/fm_tree_test: tests/fw/fm_tree_test.c fw/src/fm_tree.c $(FW_HDRS)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_SAN) tests/fw/fm_tree_test.c fw/src/fm_tree.c -o $@
+
+.PHONY: fw fw-tests
+fw: build/fw/libcanopy_fm.a
+fw-tests: build/tests/fw/fm_tree_test
+	build/tests/fw/fm_tree_test

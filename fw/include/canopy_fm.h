@@ -1,0 +1,113 @@
+/* canopy_fm.h: the fabric manager. Computes, checks and programs the collective routing
+ * tables (one 32-bit entry per node and tree, layout in canopy_packet.h) of seed 002:
+ * dimension-ordered trees over a torus, pruned to a set of member nodes, with transit nodes
+ * that only connect members. docs/fabric-manager.md describes the trees and the checks.
+ *
+ * Two halves:
+ *  - fm_tree.c, pure functions (no device): build, check one entry (the router's
+ *    write-time rule), verify a whole table (seed 002's global conditions), print.
+ *  - fm_program.c, through libcanopy (canopy.h): program a tree into the routers, by
+ *    CONFIG packets from the management node or by each node's own CSRs.
+ *
+ * Return values are enum canopy_status (canopy.h): CANOPY_OK, CANOPY_EINVAL for a tree or
+ * entry that breaks a rule (or a bad argument), CANOPY_ERANGE for a bad torus, root or
+ * tree id. Functions taking (err, errlen) write a one-line reason there on failure
+ * (err may be NULL); messages name the node by index and coordinates and the field, e.g.
+ * "node 4 (1,1): child port 0 (+X) leads to node 5 (2,1) whose parent is port 3 (-Y),
+ * expected port 1 (-X)".
+ */
+#ifndef CANOPY_FM_H
+#define CANOPY_FM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "canopy.h"
+#include "canopy_packet.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A torus: ndims 1..4; size[d] 1..16 for d < ndims (1 = dimension unused); size[d] for
+ * d >= ndims is ignored. Node n = x + X*(y + Y*(z + Z*w)), X fastest (as libcanopy). */
+struct canopy_fm_torus {
+    unsigned ndims;
+    unsigned size[CANOPY_MAX_DIMS];
+};
+
+/* ---- topology helpers (pure) ---- */
+
+/* CANOPY_OK if the torus is well formed, else CANOPY_ERANGE with a reason. */
+int canopy_fm_torus_check(const struct canopy_fm_torus *t, char *err, size_t errlen);
+/* Number of nodes (product of the sizes); 0 if the torus is not well formed. */
+unsigned canopy_fm_nodes(const struct canopy_fm_torus *t);
+/* Coordinates of node n (X first; unused dimensions 0). */
+void canopy_fm_coords(const struct canopy_fm_torus *t, unsigned node, unsigned coords[CANOPY_MAX_DIMS]);
+/* "node 5 (2,1)": index and coordinates (ndims of them), into buf. */
+void canopy_fm_node_str(const struct canopy_fm_torus *t, unsigned node, char *buf, size_t len);
+/* The node reached from `node` through router port `port` (2d: +1 in dimension d,
+ * 2d+1: -1, wrapping); -1 if port >= 2*ndims or node is out of range. In a dimension of
+ * size 1 both ports lead back to `node` itself. */
+int canopy_fm_neighbour(const struct canopy_fm_torus *t, unsigned node, unsigned port);
+/* "+X", "-Y", ... for a port; "host" for port 2*ndims; "?" beyond. */
+const char *canopy_fm_port_name(const struct canopy_fm_torus *t, unsigned port);
+
+/* ---- trees (pure) ---- */
+
+/* Build the tables of one tree rooted at `root` into entries[0..nnodes-1].
+ * groups: per node, the subgroup mask of its host (bit g = member of subgroup g; bit 0 =
+ * the whole member set, so every nonzero mask must have bit 0); 0 = not a member. NULL =
+ * every node is a member with mask 1. The dimension-ordered tree from root is pruned to
+ * the subtrees that hold members; nodes kept only to connect members (possibly the root)
+ * get transit=1, groups=0; nodes outside the tree get entry 0 (invalid). The result is
+ * checked with canopy_fm_verify before it is returned. At least one member is needed. */
+int canopy_fm_build(const struct canopy_fm_torus *t, int root, const uint8_t *groups,
+                    uint32_t *entries, char *err, size_t errlen);
+
+/* The router's write-time rule for one entry (what canopy_tree_write and CONFIG packets
+ * accept): valid=0 always passes; otherwise every port (parent unless root, children)
+ * < 2*ndims; for a non-root entry each child port lies in a dimension after the parent
+ * port's, or is the port opposite the parent (parent^1), and is never the parent port;
+ * a root's parent field is ignored; transit => groups == 0. */
+int canopy_fm_check_entry(const struct canopy_fm_torus *t, uint32_t entry, char *err, size_t errlen);
+
+/* Seed 002's global conditions over the whole table: every valid entry passes the
+ * write-time rule; no port in a dimension of size 1; exactly one root; every child port
+ * leads to a valid non-root node whose parent port is the opposite port; every non-root
+ * node's parent port leads to a valid node listing the opposite port as a child;
+ * following parents from any valid node reaches the root. */
+int canopy_fm_verify(const struct canopy_fm_torus *t, const uint32_t *entries, char *err, size_t errlen);
+
+/* Describe one entry: "root children +X,-X,+Y groups 0x01" and the like (into buf). */
+void canopy_fm_entry_str(const struct canopy_fm_torus *t, uint32_t entry, char *buf, size_t len);
+/* Print a table, one line per node: "node 4 (1,1): root children ...". Invalid entries
+ * are printed as "-" (or skipped if skip_invalid). */
+void canopy_fm_print(const struct canopy_fm_torus *t, const uint32_t *entries, int skip_invalid, FILE *out);
+
+/* ---- programming the routers (fm_program.c, needs libcanopy) ---- */
+
+enum {
+    CANOPY_FM_VIA_PACKETS = 1, /* node 0 writes every router with CONFIG packets */
+    CANOPY_FM_VIA_CSR = 2,     /* each node writes its own router's CSR */
+};
+
+/* The torus the device is part of (canopy_ndims, canopy_num_nodes, canopy_coords). */
+int canopy_fm_torus_of(canopy_dev *dev, struct canopy_fm_torus *t);
+
+/* Collective: every node calls it with the same arguments. Every node builds and verifies
+ * the same table (deterministic), the entries are written (mode), each node waits until
+ * its own router holds its entry (timeout: CANOPY_FM_TIMEOUT_NS of device time), then
+ * attaches the tree (canopy_tree_attach). Returning on one node says nothing about the
+ * other routers (except on node 0 in packet mode): synchronize before the first
+ * collective on the tree. */
+#define CANOPY_FM_TIMEOUT_NS (3ull * 1000 * 1000 * 1000)
+int canopy_fm_setup(canopy_dev *dev, unsigned tree, int root, const uint8_t *groups, int mode,
+                    char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_FM_H */

@@ -1,0 +1,403 @@
+/* fm_tree.c: the fabric manager's pure half. Builds seed 002's dimension-ordered collective
+ * trees (pruned to member nodes, with transit nodes), checks one routing table entry with
+ * the router's write-time rule, verifies a whole table against the global conditions, and
+ * prints tables. No device access, no global state: every node computes the same result.
+ */
+#include "canopy_fm.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FM_MAX_SIZE 16u
+
+__attribute__((format(printf, 3, 4)))
+static void say(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+static unsigned dim_size(const struct canopy_fm_torus *t, unsigned d)
+{
+    return d < t->ndims ? t->size[d] : 1u;
+}
+
+int canopy_fm_torus_check(const struct canopy_fm_torus *t, char *err, size_t errlen)
+{
+    if (!t) {
+        say(err, errlen, "no torus given");
+        return CANOPY_EINVAL;
+    }
+    if (t->ndims < 1 || t->ndims > CANOPY_MAX_DIMS) {
+        say(err, errlen, "torus: %u dimensions, expected 1..%u", t->ndims, CANOPY_MAX_DIMS);
+        return CANOPY_ERANGE;
+    }
+    for (unsigned d = 0; d < t->ndims; ++d) {
+        if (t->size[d] < 1 || t->size[d] > FM_MAX_SIZE) {
+            say(err, errlen, "torus: size %u in dimension %u, expected 1..%u", t->size[d], d, FM_MAX_SIZE);
+            return CANOPY_ERANGE;
+        }
+    }
+    return CANOPY_OK;
+}
+
+unsigned canopy_fm_nodes(const struct canopy_fm_torus *t)
+{
+    if (canopy_fm_torus_check(t, NULL, 0) != CANOPY_OK) return 0;
+    unsigned n = 1;
+    for (unsigned d = 0; d < t->ndims; ++d) n *= t->size[d];
+    return n;
+}
+
+void canopy_fm_coords(const struct canopy_fm_torus *t, unsigned node, unsigned coords[CANOPY_MAX_DIMS])
+{
+    for (unsigned d = 0; d < CANOPY_MAX_DIMS; ++d) {
+        unsigned k = dim_size(t, d);
+        coords[d] = node % k;
+        node /= k;
+    }
+}
+
+static unsigned node_of(const struct canopy_fm_torus *t, const unsigned coords[CANOPY_MAX_DIMS])
+{
+    unsigned n = 0;
+    for (unsigned d = t->ndims; d-- > 0;) n = n * t->size[d] + coords[d];
+    return n;
+}
+
+int canopy_fm_neighbour(const struct canopy_fm_torus *t, unsigned node, unsigned port)
+{
+    unsigned nn = canopy_fm_nodes(t);
+    if (nn == 0 || node >= nn || port >= 2 * t->ndims) return -1;
+    unsigned c[CANOPY_MAX_DIMS], d = port / 2, k = t->size[d];
+    canopy_fm_coords(t, node, c);
+    c[d] = (port & 1u) ? (c[d] + k - 1) % k : (c[d] + 1) % k;
+    return (int)node_of(t, c);
+}
+
+const char *canopy_fm_port_name(const struct canopy_fm_torus *t, unsigned port)
+{
+    static const char *const names[] = {"+X", "-X", "+Y", "-Y", "+Z", "-Z", "+W", "-W"};
+    unsigned nd = t ? t->ndims : CANOPY_MAX_DIMS;
+    if (port < 2 * nd && port < 2 * CANOPY_MAX_DIMS) return names[port];
+    if (port == 2 * nd) return "host";
+    return "?";
+}
+
+/* "(1,2)" */
+static const char *coord_str(const struct canopy_fm_torus *t, unsigned node, char buf[32])
+{
+    unsigned c[CANOPY_MAX_DIMS];
+    canopy_fm_coords(t, node, c);
+    size_t o = 0;
+    buf[o++] = '(';
+    for (unsigned d = 0; d < t->ndims; ++d) {
+        if (d) buf[o++] = ',';
+        if (c[d] >= 10) buf[o++] = (char)('0' + c[d] / 10);
+        buf[o++] = (char)('0' + c[d] % 10);
+    }
+    buf[o++] = ')';
+    buf[o] = '\0';
+    return buf;
+}
+
+void canopy_fm_node_str(const struct canopy_fm_torus *t, unsigned node, char *buf, size_t len)
+{
+    char cs[32];
+    say(buf, len, "node %u %s", node, coord_str(t, node, cs));
+}
+
+/* ------------------------------------------------------------------ one entry */
+
+int canopy_fm_check_entry(const struct canopy_fm_torus *t, uint32_t e, char *err, size_t errlen)
+{
+    int rc = canopy_fm_torus_check(t, err, errlen);
+    if (rc) return rc;
+    if (!canopy_tree_get_valid(e)) return CANOPY_OK;
+    unsigned nports = 2 * t->ndims;
+    unsigned children = canopy_tree_get_children(e);
+    unsigned groups = canopy_tree_get_groups(e);
+    if (canopy_tree_get_transit(e) && groups != 0) {
+        say(err, errlen, "transit with groups 0x%02x (a transit node's groups must be 0)", groups);
+        return CANOPY_EINVAL;
+    }
+    for (unsigned p = nports; p < CANOPY_TREE_CHILDREN_WIDTH; ++p) {
+        if (children & (1u << p)) {
+            say(err, errlen, "child port %u is not a link port of a %u-dimensional torus (ports 0..%u)",
+                p, t->ndims, nports - 1);
+            return CANOPY_EINVAL;
+        }
+    }
+    if (canopy_tree_get_root(e)) return CANOPY_OK; /* the parent field is ignored */
+    unsigned parent = canopy_tree_get_parent(e);
+    if (parent >= nports) {
+        say(err, errlen, "parent port %u is not a link port of a %u-dimensional torus (ports 0..%u)",
+            parent, t->ndims, nports - 1);
+        return CANOPY_EINVAL;
+    }
+    for (unsigned p = 0; p < nports; ++p) {
+        if (!(children & (1u << p))) continue;
+        if (p == parent) {
+            say(err, errlen, "child port %u (%s) is the parent port", p, canopy_fm_port_name(t, p));
+            return CANOPY_EINVAL;
+        }
+        if (p != (parent ^ 1u) && p / 2 <= parent / 2) {
+            say(err, errlen,
+                "child port %u (%s) is in dimension %u, neither after the parent port %u (%s)'s "
+                "dimension %u nor the port opposite it",
+                p, canopy_fm_port_name(t, p), p / 2, parent, canopy_fm_port_name(t, parent), parent / 2);
+            return CANOPY_EINVAL;
+        }
+    }
+    return CANOPY_OK;
+}
+
+/* ------------------------------------------------------------------ whole table */
+
+int canopy_fm_verify(const struct canopy_fm_torus *t, const uint32_t *entries, char *err, size_t errlen)
+{
+    int rc = canopy_fm_torus_check(t, err, errlen);
+    if (rc) return rc;
+    if (!entries) {
+        say(err, errlen, "no table given");
+        return CANOPY_EINVAL;
+    }
+    unsigned nn = canopy_fm_nodes(t), nports = 2 * t->ndims;
+    char cs[32], cs2[32], cs3[32], why[256];
+    int root = -1;
+
+    /* Each entry alone: the write-time rule, and no port in an unused dimension. */
+    for (unsigned n = 0; n < nn; ++n) {
+        uint32_t e = entries[n];
+        if (!canopy_tree_get_valid(e)) continue;
+        if (canopy_fm_check_entry(t, e, why, sizeof why) != CANOPY_OK) {
+            say(err, errlen, "node %u %s: %s", n, coord_str(t, n, cs), why);
+            return CANOPY_EINVAL;
+        }
+        unsigned used = canopy_tree_get_children(e);
+        for (unsigned p = 0; p < nports; ++p) {
+            int is_parent = !canopy_tree_get_root(e) && canopy_tree_get_parent(e) == p;
+            if ((is_parent || (used & (1u << p))) && t->size[p / 2] == 1) {
+                say(err, errlen, "node %u %s: %s port %u (%s) is in dimension %u, whose size is 1 (a link to itself)",
+                    n, coord_str(t, n, cs), is_parent ? "parent" : "child", p, canopy_fm_port_name(t, p), p / 2);
+                return CANOPY_EINVAL;
+            }
+        }
+        if (canopy_tree_get_root(e)) {
+            if (root >= 0) {
+                say(err, errlen, "node %u %s: root flag set, but node %d %s is a root too (exactly one root allowed)",
+                    n, coord_str(t, n, cs), root, coord_str(t, (unsigned)root, cs2));
+                return CANOPY_EINVAL;
+            }
+            root = (int)n;
+        }
+    }
+    if (root < 0) {
+        say(err, errlen, "no valid entry has the root flag (exactly one root needed)");
+        return CANOPY_EINVAL;
+    }
+
+    /* Links: children and parents agree pairwise. */
+    for (unsigned n = 0; n < nn; ++n) {
+        uint32_t e = entries[n];
+        if (!canopy_tree_get_valid(e)) continue;
+        unsigned children = canopy_tree_get_children(e);
+        for (unsigned p = 0; p < nports; ++p) {
+            if (!(children & (1u << p))) continue;
+            unsigned m = (unsigned)canopy_fm_neighbour(t, n, p);
+            uint32_t f = entries[m];
+            const char *pre = "child port";
+            if (!canopy_tree_get_valid(f)) {
+                say(err, errlen, "node %u %s: %s %u (%s) leads to node %u %s whose entry is invalid", n,
+                    coord_str(t, n, cs), pre, p, canopy_fm_port_name(t, p), m, coord_str(t, m, cs2));
+                return CANOPY_EINVAL;
+            }
+            if (canopy_tree_get_root(f)) {
+                say(err, errlen, "node %u %s: %s %u (%s) leads to node %u %s which is the root", n,
+                    coord_str(t, n, cs), pre, p, canopy_fm_port_name(t, p), m, coord_str(t, m, cs2));
+                return CANOPY_EINVAL;
+            }
+            unsigned q = canopy_tree_get_parent(f);
+            if (q != (p ^ 1u)) {
+                say(err, errlen,
+                    "node %u %s: %s %u (%s) leads to node %u %s whose parent is port %u (%s), expected port %u (%s)",
+                    n, coord_str(t, n, cs), pre, p, canopy_fm_port_name(t, p), m, coord_str(t, m, cs2), q,
+                    canopy_fm_port_name(t, q), p ^ 1u, canopy_fm_port_name(t, p ^ 1u));
+                return CANOPY_EINVAL;
+            }
+        }
+        if (canopy_tree_get_root(e)) continue;
+        unsigned q = canopy_tree_get_parent(e);
+        unsigned m = (unsigned)canopy_fm_neighbour(t, n, q);
+        uint32_t f = entries[m];
+        if (!canopy_tree_get_valid(f)) {
+            say(err, errlen, "node %u %s: parent port %u (%s) leads to node %u %s whose entry is invalid", n,
+                coord_str(t, n, cs), q, canopy_fm_port_name(t, q), m, coord_str(t, m, cs2));
+            return CANOPY_EINVAL;
+        }
+        if (!(canopy_tree_get_children(f) & (1u << (q ^ 1u)))) {
+            say(err, errlen,
+                "node %u %s: parent port %u (%s) leads to node %u %s whose children do not include port %u (%s)",
+                n, coord_str(t, n, cs), q, canopy_fm_port_name(t, q), m, coord_str(t, m, cs2), q ^ 1u,
+                canopy_fm_port_name(t, q ^ 1u));
+            return CANOPY_EINVAL;
+        }
+    }
+
+    /* Following parents reaches the root: 0 = not seen, 1 = reaches the root, n + 2 = on
+     * the path walked from node n. */
+    uint32_t *mark = calloc(nn, sizeof *mark);
+    if (!mark) {
+        say(err, errlen, "out of memory");
+        return CANOPY_ENOMEM;
+    }
+    mark[root] = 1;
+    rc = CANOPY_OK;
+    for (unsigned n = 0; n < nn && rc == CANOPY_OK; ++n) {
+        if (!canopy_tree_get_valid(entries[n]) || mark[n]) continue;
+        unsigned m = n;
+        while (mark[m] == 0) {
+            mark[m] = n + 2;
+            m = (unsigned)canopy_fm_neighbour(t, m, canopy_tree_get_parent(entries[m]));
+        }
+        if (mark[m] != 1) {
+            say(err, errlen,
+                "node %u %s: following parent ports never reaches the root node %d %s (cycle through node %u %s, "
+                "parent port %u (%s))",
+                n, coord_str(t, n, cs), root, coord_str(t, (unsigned)root, cs2), m, coord_str(t, m, cs3),
+                canopy_tree_get_parent(entries[m]), canopy_fm_port_name(t, canopy_tree_get_parent(entries[m])));
+            rc = CANOPY_EINVAL;
+            break;
+        }
+        for (m = n; mark[m] != 1; m = (unsigned)canopy_fm_neighbour(t, m, canopy_tree_get_parent(entries[m])))
+            mark[m] = 1;
+    }
+    free(mark);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ building */
+
+/* The port toward the root on the dimension-ordered tree: one hop toward root in the
+ * highest dimension where node differs from it. On a ring of size k the root reaches
+ * offsets 1..floor(k/2) going + (so their parent is -), the rest going - (parent +). */
+static unsigned parent_port(const struct canopy_fm_torus *t, unsigned node, unsigned root)
+{
+    unsigned c[CANOPY_MAX_DIMS], r[CANOPY_MAX_DIMS];
+    canopy_fm_coords(t, node, c);
+    canopy_fm_coords(t, root, r);
+    for (unsigned d = t->ndims; d-- > 0;) {
+        if (c[d] == r[d]) continue;
+        unsigned k = t->size[d], delta = (c[d] + k - r[d]) % k;
+        return delta <= k / 2 ? 2 * d + 1 : 2 * d;
+    }
+    return 0; /* node == root: unused */
+}
+
+int canopy_fm_build(const struct canopy_fm_torus *t, int root, const uint8_t *groups, uint32_t *entries,
+                    char *err, size_t errlen)
+{
+    int rc = canopy_fm_torus_check(t, err, errlen);
+    if (rc) return rc;
+    if (!entries) {
+        say(err, errlen, "no output table given");
+        return CANOPY_EINVAL;
+    }
+    unsigned nn = canopy_fm_nodes(t);
+    if (root < 0 || (unsigned)root >= nn) {
+        say(err, errlen, "root %d is not a node of the torus (0..%u)", root, nn - 1);
+        return CANOPY_ERANGE;
+    }
+    char cs[32];
+    unsigned members = 0;
+    for (unsigned n = 0; n < nn; ++n) {
+        unsigned g = groups ? groups[n] : 1u;
+        if (g != 0 && !(g & 1u)) {
+            say(err, errlen, "node %u %s: groups 0x%02x without bit 0 (group 0 is the whole member set)", n,
+                coord_str(t, n, cs), g);
+            return CANOPY_EINVAL;
+        }
+        members += g != 0;
+    }
+    if (members == 0) {
+        say(err, errlen, "no member: every node's groups mask is 0");
+        return CANOPY_EINVAL;
+    }
+
+    /* Keep every node on the path from a member up to the root. */
+    memset(entries, 0, nn * sizeof *entries);
+    unsigned r = (unsigned)root;
+    entries[r] = canopy_tree_set_root(canopy_tree_set_valid(0, 1), 1);
+    for (unsigned n = 0; n < nn; ++n) {
+        if (groups && groups[n] == 0) continue;
+        unsigned m = n;
+        while (!canopy_tree_get_valid(entries[m])) {
+            unsigned p = parent_port(t, m, r);
+            unsigned up = (unsigned)canopy_fm_neighbour(t, m, p);
+            /* keep the child bits an earlier walk may have set on this (not yet valid) node */
+            entries[m] = canopy_tree_set_parent(canopy_tree_set_valid(entries[m], 1), p);
+            entries[up] = canopy_tree_set_children(entries[up], canopy_tree_get_children(entries[up]) | 1u << (p ^ 1u));
+            m = up;
+        }
+    }
+    /* Every walk stops at a node already in the tree, so each kept link is added once. */
+    for (unsigned n = 0; n < nn; ++n) {
+        uint32_t e = entries[n];
+        if (!canopy_tree_get_valid(e)) continue;
+        unsigned g = groups ? groups[n] : 1u;
+        e = canopy_tree_set_transit(e, g == 0);
+        e = canopy_tree_set_groups(e, g);
+        entries[n] = e;
+    }
+    char why[512];
+    rc = canopy_fm_verify(t, entries, why, sizeof why);
+    if (rc) {
+        say(err, errlen, "internal error: the built table fails verification: %s", why);
+        return rc;
+    }
+    return CANOPY_OK;
+}
+
+/* ------------------------------------------------------------------ printing */
+
+void canopy_fm_entry_str(const struct canopy_fm_torus *t, uint32_t e, char *buf, size_t len)
+{
+    if (!buf || len == 0) return;
+    if (!canopy_tree_get_valid(e)) {
+        say(buf, len, "-");
+        return;
+    }
+    char ch[64] = "";
+    size_t o = 0;
+    unsigned c = canopy_tree_get_children(e);
+    for (unsigned p = 0; p < CANOPY_TREE_CHILDREN_WIDTH; ++p) {
+        if (!(c & (1u << p))) continue;
+        const char *nm = canopy_fm_port_name(t, p);
+        if (o) ch[o++] = ',';
+        if (nm[0] == '?') o += (size_t)snprintf(ch + o, sizeof ch - o, "%u", p);
+        else o += (size_t)snprintf(ch + o, sizeof ch - o, "%s", nm);
+    }
+    char par[16];
+    if (canopy_tree_get_root(e)) say(par, sizeof par, "root     ");
+    else say(par, sizeof par, "parent %-2s", canopy_fm_port_name(t, canopy_tree_get_parent(e)));
+    if (canopy_tree_get_transit(e))
+        say(buf, len, "%s children %-11s transit", par, o ? ch : "-");
+    else
+        say(buf, len, "%s children %-11s groups 0x%02x", par, o ? ch : "-", canopy_tree_get_groups(e));
+}
+
+void canopy_fm_print(const struct canopy_fm_torus *t, const uint32_t *entries, int skip_invalid, FILE *out)
+{
+    unsigned nn = canopy_fm_nodes(t);
+    if (!entries || !out) return;
+    char cs[32], es[128];
+    for (unsigned n = 0; n < nn; ++n) {
+        if (skip_invalid && !canopy_tree_get_valid(entries[n])) continue;
+        canopy_fm_entry_str(t, entries[n], es, sizeof es);
+        fprintf(out, "node %3u %-13s %s\n", n, coord_str(t, n, cs), es);
+    }
+}
