@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """canopy benchmarks: run every measurement, print a table, write build/bench/results.json.
 
-    python3 tools/bench.py [--skip-fpga] [--only BENCH]
+    python3 tools/bench.py [--skip-fpga] [--only BENCH] [--torus 3x3]
 
 Each measurement is a scenario of a simulator build (`canopy-fabric <scenario>`) that
 prints one JSON record per line; FPGA figures come from `make synth`'s parsed nextpnr
@@ -56,6 +56,64 @@ def put_records(torus):
     return records
 
 
+BCAST_IMPLS = ["sw-binomial", "sw-scatter-allgather", "sw-chain", "hw"]
+# (torus, extra bcast_bench args). On 3x3 a whole sw run (all default sizes, 3 repetitions
+# below 64 KiB) takes 6-13 s of wall clock; 4x4x4 simulates 7x the nodes at a tenth of the
+# cycles per second, and its chains and rings are 8x longer: one repetition per size there.
+BCAST_RUNS = [
+    ("3x3", []),
+    ("4x4x4", ["--reps", "1"]),
+]
+BCAST_CFLAGS = "-std=c11 -D_GNU_SOURCE -Wall -Wextra -O2 -g -Idriver/include -Isim/include"
+BCAST_LIBS = "build/driver/libcanopy.a -lpciaccess -lpthread -lrt"
+
+
+def bcast_hw_ready():
+    """canopy_bcast implemented in libcanopy and the fabric manager present."""
+    core = os.path.join(ROOT, "driver", "src", "core.c")
+    fm_h = os.path.join(ROOT, "fw", "include", "canopy_fm.h")
+    fm_src = os.path.join(ROOT, "fw", "src")
+    if not (os.path.exists(core) and os.path.exists(fm_h) and os.path.isdir(fm_src)):
+        return False
+    with open(core) as f:
+        return "canopy_bcast" in f.read()
+
+
+def bcast_binaries():
+    """The sw-only program (driver.mk's example rule) and, if it can be built, the one with
+    the hw implementation: fabric manager sources compiled in, -Ifw/include."""
+    sh("make --no-print-directory build/driver/examples/bcast_bench build/driver/libcanopy.a >&2")
+    bins = {impl: "build/driver/examples/bcast_bench" for impl in BCAST_IMPLS if impl != "hw"}
+    if bcast_hw_ready():
+        hw = "build/bench/bcast_bench_hw"
+        os.makedirs(os.path.join(ROOT, "build", "bench"), exist_ok=True)
+        sh(f"gcc {BCAST_CFLAGS} -Ifw/include driver/examples/bcast_bench.c fw/src/*.c {BCAST_LIBS} -o {hw} >&2")
+        bins["hw"] = hw
+    else:
+        sys.stderr.write("bench: bcast hw skipped (canopy_bcast not in driver/src/core.c or fw/ missing)\n")
+    return bins
+
+
+def bcast_records(torus, extra):
+    """Broadcast time, software over puts and the hardware (driver/examples/bcast_bench.c)."""
+    nodes = 1
+    for k in torus.split("x"):
+        nodes *= int(k)
+    bins = bcast_binaries()
+    sh(f"make --no-print-directory build/cosim/{torus}-L1/canopy-cosim TORUS={torus} >&2")
+    records = []
+    for impl in BCAST_IMPLS:
+        if impl not in bins:
+            continue
+        out = sh(" ".join([f"sim/canopy-run -n {nodes} --torus {torus}", bins[impl], "--impl", impl] + extra))
+        for line in out.splitlines():
+            if line.startswith("{"):
+                r = json.loads(line)
+                r["topology"] = torus
+                records.append(r)
+    return records
+
+
 def fpga_records():
     sh("make --no-print-directory synth >&2")
     with open(os.path.join(ROOT, "build", "synth", "report.json")) as f:
@@ -69,6 +127,7 @@ def table(records):
         "sim-speed": ["sim_cycles_per_s", "node_cycles_per_s"],
         "fpga-ecp5": ["fmax_mhz", "target_mhz", "luts", "ffs", "brams"],
         "put": ["bytes", "cycles", "link_bytes_per_cycle"],
+        "bcast": ["impl", "bytes", "cycles", "link_bytes_per_cycle"],
     }
     lines = []
     for r in records:
@@ -106,7 +165,37 @@ def render_docs(records):
         for r in puts:
             L.append(f"| {r['bytes']} | {r['cycles']:.0f} | {r['ns']:.0f} | {r['link_bytes_per_cycle']:.2f} | "
                      f"{100 * r['link_bytes_per_cycle'] / 8:.0f}% |")
+    L += bcast_docs(by("bcast"))
     return "\n".join(L) + "\n"
+
+
+def bcast_docs(recs):
+    """Per torus: cycles per size and implementation, and the hardware's speedup."""
+    L = []
+    for torus in sorted({r["topology"] for r in recs}, key=lambda t: (len(t.split("x")), t)):
+        rs = [r for r in recs if r["topology"] == torus]
+        impls = [i for i in BCAST_IMPLS if any(r["impl"] == i for r in rs)]
+        cyc = {(r["impl"], r["bytes"]): r["cycles"] for r in rs}
+        sw = [i for i in impls if i != "hw"]
+        L += ["", f"### Broadcast through libcanopy (`make bench`, co-simulation, {torus}, {rs[0]['nodes']} nodes, "
+              f"root {rs[0]['root']})", "",
+              "From a barrier to the last node holding every byte, in cycles (median of the repetitions); "
+              "software broadcasts are puts with flag words (driver/examples/bcast_bench.c). "
+              "Speedup = the best software time / hw.", "",
+              "| bytes | " + " | ".join(impls) + " | best sw | hw speedup | hw link bytes/cycle |",
+              "|---" * (len(impls) + 4) + "|"]
+        for n in sorted({r["bytes"] for r in rs}):
+            cells = [f"{cyc[(i, n)]:.0f}" if (i, n) in cyc else "-" for i in impls]
+            best = min(((cyc[(i, n)], i) for i in sw if (i, n) in cyc), default=None)
+            hw = cyc.get(("hw", n))
+            L.append(f"| {n} | " + " | ".join(cells) + f" | {best[1] if best else '-'} | "
+                     + (f"{best[0] / hw:.2f}x" if best and hw else "-") + " | "
+                     + (f"{n / hw:.2f}" if hw else "-") + " |")
+        if "hw" not in impls:
+            L += ["", "(hw not measured yet: canopy_bcast and the fabric manager were not built.)"]
+    if recs:
+        L += ["", "![broadcast time vs size](img/bcast.png)"]
+    return L
 
 
 def write_docs(records):
@@ -141,6 +230,30 @@ def plot_puts(records):
     fig.savefig(os.path.join(ROOT, "docs", "img", "put.png"), dpi=110)
 
 
+def plot_bcast(records):
+    recs = [r for r in records if r["bench"] == "bcast"]
+    if not recs:
+        return
+    subprocess.run(["tools/ensure-deps.sh", "plot"], cwd=ROOT, check=True)
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    tori = sorted({r["topology"] for r in recs}, key=lambda t: (len(t.split("x")), t))
+    fig, axes = plt.subplots(1, len(tori), figsize=(4.6 * len(tori), 3.6), squeeze=False)
+    for ax, torus in zip(axes[0], tori):
+        for impl in BCAST_IMPLS:
+            rs = sorted((r for r in recs if r["topology"] == torus and r["impl"] == impl), key=lambda r: r["bytes"])
+            if rs:
+                ax.loglog([r["bytes"] for r in rs], [r["cycles"] for r in rs], "o-", label=impl)
+        nodes = next(r["nodes"] for r in recs if r["topology"] == torus)
+        ax.set(xlabel="message bytes", ylabel="cycles to the last node", title=f"broadcast, {torus} ({nodes} nodes)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    os.makedirs(os.path.join(ROOT, "docs", "img"), exist_ok=True)
+    fig.savefig(os.path.join(ROOT, "docs", "img", "bcast.png"), dpi=110)
+
+
 def merge(new):
     """Replace records of the benches just run, keep the others (later benches add theirs)."""
     old = []
@@ -155,6 +268,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--skip-fpga", action="store_true", help="skip synthesis and place and route")
     ap.add_argument("--only", default="", help="run only benches whose name contains this")
+    ap.add_argument("--torus", default="",
+                    help="bcast: only these tori (comma separated, e.g. 3x3); default all")
     ap.add_argument("--docs-only", action="store_true",
                     help="no runs: rewrite docs/perf.md tables and plots from results.json")
     args = ap.parse_args()
@@ -163,6 +278,7 @@ def main():
             merged = json.load(f)
         write_docs(merged)
         plot_puts(merged)
+        plot_bcast(merged)
         return 0
 
     records = []
@@ -171,6 +287,10 @@ def main():
             records += fabric_records(torus, scenario, extra)
     if args.only in "put":
         records += put_records("3x3")
+    if args.only in "bcast":
+        for torus, extra in BCAST_RUNS:
+            if not args.torus or torus in args.torus.split(","):
+                records += bcast_records(torus, extra)
     if not args.skip_fpga and args.only in "fpga-ecp5":
         records += fpga_records()
 
