@@ -2,8 +2,9 @@
 #
 # C11, -Wall -Wextra -Werror, like libcanopy. fm_tree.c is pure (no device); fm_program.c
 # calls libcanopy through canopy.h only, so programs link libcanopy_fm.a before libcanopy.a.
-# The unit test (build/tests/fw/fm_tree_test) compiles fm_tree.c itself, with
-# AddressSanitizer + UndefinedBehaviorSanitizer, and needs no device or simulator.
+# The unit tests (build/tests/fw/fm_tree_test, fm_program_test with a mock of libcanopy)
+# compile the sources themselves, with AddressSanitizer + UndefinedBehaviorSanitizer, and
+# need no device or simulator.
 
 FW_CC      ?= gcc
 FW_CFLAGS  := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g -fPIC -Ifw/include -Idriver/include
@@ -22,7 +23,13 @@ build/tests/fw/fm_tree_test: tests/fw/fm_tree_test.c fw/src/fm_tree.c $(FW_HDRS)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_SAN) tests/fw/fm_tree_test.c fw/src/fm_tree.c -o $@
 
+# canopy_fm_setup against a mock of the libcanopy calls it makes (one process, fake fabric).
+build/tests/fw/fm_program_test: tests/fw/fm_program_test.c $(FW_SRCS) $(FW_HDRS)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_SAN) tests/fw/fm_program_test.c $(FW_SRCS) -o $@
+
 .PHONY: fw fw-tests
 fw: build/fw/libcanopy_fm.a
-fw-tests: build/tests/fw/fm_tree_test
+fw-tests: build/tests/fw/fm_tree_test build/tests/fw/fm_program_test
 	build/tests/fw/fm_tree_test
+	build/tests/fw/fm_program_test

@@ -364,7 +364,7 @@ int canopy_fm_build(const struct canopy_fm_torus *t, int root, const uint8_t *gr
 
 /* ------------------------------------------------------------------ printing */
 
-void canopy_fm_entry_str(const struct canopy_fm_torus *t, uint32_t e, char *buf, size_t len)
+static void entry_str(const struct canopy_fm_torus *t, uint32_t e, char *buf, size_t len, int pad)
 {
     if (!buf || len == 0) return;
     if (!canopy_tree_get_valid(e)) {
@@ -381,13 +381,19 @@ void canopy_fm_entry_str(const struct canopy_fm_torus *t, uint32_t e, char *buf,
         if (nm[0] == '?') o += (size_t)snprintf(ch + o, sizeof ch - o, "%u", p);
         else o += (size_t)snprintf(ch + o, sizeof ch - o, "%s", nm);
     }
-    char par[16];
-    if (canopy_tree_get_root(e)) say(par, sizeof par, "root     ");
-    else say(par, sizeof par, "parent %-2s", canopy_fm_port_name(t, canopy_tree_get_parent(e)));
+    char par[24];
+    int w = pad ? 11 : 0;
+    if (canopy_tree_get_root(e)) say(par, sizeof par, pad ? "root     " : "root");
+    else say(par, sizeof par, "parent %s", canopy_fm_port_name(t, canopy_tree_get_parent(e)));
     if (canopy_tree_get_transit(e))
-        say(buf, len, "%s children %-11s transit", par, o ? ch : "-");
+        say(buf, len, "%s children %-*s transit", par, w, o ? ch : "-");
     else
-        say(buf, len, "%s children %-11s groups 0x%02x", par, o ? ch : "-", canopy_tree_get_groups(e));
+        say(buf, len, "%s children %-*s groups 0x%02x", par, w, o ? ch : "-", canopy_tree_get_groups(e));
+}
+
+void canopy_fm_entry_str(const struct canopy_fm_torus *t, uint32_t e, char *buf, size_t len)
+{
+    entry_str(t, e, buf, len, 0);
 }
 
 void canopy_fm_print(const struct canopy_fm_torus *t, const uint32_t *entries, int skip_invalid, FILE *out)
@@ -397,7 +403,7 @@ void canopy_fm_print(const struct canopy_fm_torus *t, const uint32_t *entries, i
     char cs[32], es[128];
     for (unsigned n = 0; n < nn; ++n) {
         if (skip_invalid && !canopy_tree_get_valid(entries[n])) continue;
-        canopy_fm_entry_str(t, entries[n], es, sizeof es);
+        entry_str(t, entries[n], es, sizeof es, 1);
         fprintf(out, "node %3u %-13s %s\n", n, coord_str(t, n, cs), es);
     }
 }
