@@ -57,9 +57,11 @@ def put_records(torus):
 
 
 BCAST_IMPLS = ["sw-binomial", "sw-scatter-allgather", "sw-chain", "hw"]
-# (torus, extra bcast_bench args). On 3x3 a whole sw run (all default sizes, 3 repetitions
-# below 64 KiB) takes 6-13 s of wall clock; 4x4x4 simulates 7x the nodes at a tenth of the
-# cycles per second, and its chains and rings are 8x longer: one repetition per size there.
+# (torus, extra bcast_bench args). On 3x3 one sw impl (default sizes 8 B..256 KiB, 3
+# repetitions below 64 KiB) is 130k-290k simulated cycles, 5-15 s of wall clock (about 20k
+# cycles/s). 4x4x4 simulates about 24x fewer cycles/s (sim-speed) and its chains and rings
+# are 8x longer, so one repetition per size there: an estimated 170k-320k cycles, 3-7 min
+# per sw impl, 15 min or so for the three, plus the first build of the 64-node co-simulator.
 BCAST_RUNS = [
     ("3x3", []),
     ("4x4x4", ["--reps", "1"]),
