@@ -99,7 +99,8 @@ int canopy_fm_torus_of(canopy_dev *dev, struct canopy_fm_torus *t);
 /* Collective: every node calls it with the same arguments. Every node builds and verifies
  * the same table (deterministic), the entries are written (mode), each node waits until
  * its own router holds its entry (timeout: CANOPY_FM_TIMEOUT_NS of device time), then
- * attaches the tree (canopy_tree_attach). Returning on one node says nothing about the
+ * attaches the tree (canopy_tree_attach); a node pruned from the tree (invalid entry)
+ * does not attach and returns CANOPY_OK. Returning on one node says nothing about the
  * other routers (except on node 0 in packet mode): synchronize before the first
  * collective on the tree. */
 #define CANOPY_FM_TIMEOUT_NS (3ull * 1000 * 1000 * 1000)

@@ -132,7 +132,7 @@ int canopy_quiet(canopy_dev *d, uint64_t timeout_ns)
 }
 int canopy_tree_attach(canopy_dev *d, unsigned tree, int root)
 {
-    (void)tree;
+    if (!canopy_tree_get_valid(fab.table[d->node][tree])) return CANOPY_ENOTREE; /* as libcanopy */
     fab.attached_root[d->node] = root;
     return CANOPY_OK;
 }
@@ -186,7 +186,9 @@ int main(void)
                 for (unsigned n = 0; n < nn; ++n) {
                     CHECK(fab.table[n][2] == want[n], "torus %zu mode %d node %u: router holds 0x%08x, expected 0x%08x",
                           ti, mode, n, fab.table[n][2], want[n]);
-                    CHECK(fab.attached_root[n] == root, "node %u attached root %d", n, fab.attached_root[n]);
+                    int in_tree = (int)canopy_tree_get_valid(want[n]);
+                    CHECK(fab.attached_root[n] == (in_tree ? root : -1), "node %u (in tree %d) attached root %d", n,
+                          in_tree, fab.attached_root[n]);
                     CHECK(fab.table[n][1] == 0xdead0000u, "node %u: another tree was touched", n);
                 }
                 CHECK(fab.remote_writes == (mode == CANOPY_FM_VIA_PACKETS ? nn : 0), "%u CONFIG packets for %u nodes",
