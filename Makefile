@@ -8,6 +8,7 @@ SHELL         := /bin/bash
 RTL_SRCS      := $(shell cat rtl/files.f)
 
 include sim/sim.mk
+include fw/fw.mk
 include driver/driver.mk
 -include synth/synth.mk
 -include tests/unit/unit.mk

@@ -36,14 +36,15 @@ deps-pci:
 # (sanitizer build), both run under sim/canopy-run.
 DRV_TEST_CFLAGS := $(DRV_CFLAGS) $(DRV_SAN) -Itests/driver
 
-build/driver/examples/%: driver/examples/%.c build/driver/libcanopy.a
+build/driver/examples/%: driver/examples/%.c build/driver/libcanopy.a build/fw/libcanopy_fm.a
 	@mkdir -p $(@D)
-	$(DRV_CC) $(DRV_CFLAGS) $< build/driver/libcanopy.a $(DRV_LIBS) -o $@
+	$(DRV_CC) $(DRV_CFLAGS) -Ifw/include $< build/fw/libcanopy_fm.a build/driver/libcanopy.a $(DRV_LIBS) -o $@
 
-build/tests/driver/%: tests/driver/%.c tests/driver/test_util.h build/driver-asan/libcanopy.a
+# The fabric manager (fw/) is compiled into the tests with the same sanitizers.
+build/tests/driver/%: tests/driver/%.c tests/driver/test_util.h build/driver-asan/libcanopy.a $(FW_SRCS) $(FW_HDRS)
 	@mkdir -p $(@D)
-	$(DRV_CC) $(DRV_TEST_CFLAGS) $< build/driver-asan/libcanopy.a $(DRV_LIBS) -o $@
+	$(DRV_CC) $(DRV_TEST_CFLAGS) -Ifw/include $< $(FW_SRCS) build/driver-asan/libcanopy.a $(DRV_LIBS) -o $@
 
-DRIVER_TESTS := put_sizes adversarial misuse rings
+DRIVER_TESTS := put_sizes adversarial misuse rings bcast
 .PHONY: driver-tests-build
 driver-tests-build: $(addprefix build/tests/driver/,$(DRIVER_TESTS)) build/driver/examples/put_demo

@@ -24,6 +24,16 @@
 //   PUT outside the window (or no window): ERR_DMA_BOUNDS, payload discarded, with ACK_REQ
 //     a zero-length DMA request whose completion owes a failed ACK, and a BOUNDS entry.
 //   ACK: its counts go to PUTS_ACKED / PUTS_FAILED.
+//   BCAST (a copy the router's collective unit sent this host): like a PUT without an
+//     ACK (inside the window: DMA write of the payload, RX_BCASTS; outside: ERR_DMA_BOUNDS
+//     and a BOUNDS entry), then the tree's completion counter (every broadcast packet
+//     delivered, refused ones too, so a waiting host never hangs) is incremented and, if
+//     COLL_WB_BASE is set, written to COLL_WB_BASE + 8 * tree after the payload; then,
+//     with NOTIFY, an entry.
+//   CONFIG: entry `tree` of the router's collective table := offset bits 31..0, through
+//     the table's write port (tbl_*; CSR writes have it first: tbl_busy_i); a refusal
+//     counts (err_tree_write_o); with ACK_REQ a zero-length DMA marker whose completion
+//     owes an ACK, failed if refused.
 //   anything else: an UNSUPPORTED entry.
 // An entry is written only while the ring has room (entries issued - EJ_HEAD <
 // EJ_ENTRIES); the ejector waits for room, and with it the router's ejection. With no
@@ -37,6 +47,7 @@
 module canopy_ejector #(
   parameter int unsigned NumVcs       = 4,   /// VCs of the router's local port
   parameter int unsigned EjectCredits = 16,  /// router credits toward the host per VC: the buffer per VC, a power of two >= 2
+  parameter int unsigned NumTrees     = 16,  /// completion counters, one per collective tree
   localparam int unsigned VcW = $clog2(NumVcs),
   localparam int unsigned TagW = canopy_host_pkg::DmaTagBits,
   localparam int unsigned LenW = canopy_host_pkg::DmaLenBits,
@@ -57,6 +68,15 @@ module canopy_ejector #(
   input  wire logic [63:0]         ej_entries_i,
   input  wire logic                ej_head_we_i,
   input  wire logic [63:0]         ej_head_i,
+  input  wire logic [63:0]         coll_wb_base_i,
+
+  output logic                     tbl_we_o,
+  output logic [canopy_pkg::HdrTreeBits-1:0] tbl_widx_o,
+  output canopy_pkg::tree_entry_t  tbl_wentry_o,
+  input  wire logic                tbl_wok_i,
+  input  wire logic                tbl_busy_i,
+  input  wire logic                cnt_clear_i,
+  input  wire logic [canopy_pkg::HdrTreeBits-1:0] cnt_clear_idx_i,
 
   output logic                     req_valid_o,
   input  wire logic                req_ready_i,
@@ -76,6 +96,8 @@ module canopy_ejector #(
   output logic                     rx_flit_o,
   output logic                     rx_pkt_o,
   output logic                     rx_put_o,
+  output logic                     rx_bcast_o,
+  output logic                     err_tree_write_o,
   output logic                     ej_written_o,
   output logic      [CntW-1:0]     acked_add_o,
   output logic      [CntW-1:0]     failed_add_o,
@@ -104,15 +126,20 @@ module canopy_ejector #(
     .out_last_o  (front_last)
   );
 
-  typedef enum logic [2:0] {
-    SHdr0, SHdr1, SDecide, SReq, SData, SDiscard, SEntry, SEntryData
+  typedef enum logic [3:0] {
+    SHdr0, SHdr1, SDecide, SReq, SData, SDiscard, SEntry, SEntryData, SConfig, SCount,
+    SCountData
   } state_e;
   state_e state_q, state_d;
 
   // ---------------------------------------------------------------- packet state
   logic [63:0]       hdr0_q, hdr0_d, hdr1_q, hdr1_d;
   logic              ended_q, ended_d;     // the packet's tail flit has been consumed
-  logic              put_ok_q, put_ok_d;   // PUT inside the window
+  logic              put_ok_q, put_ok_d;   // PUT (or BCAST) inside the window
+  logic              count_q, count_d;     // a completion counter write is owed
+  logic              cfg_ok_q, cfg_ok_d;   // the CONFIG entry was accepted
+  logic [NumTrees-1:0][31:0] tree_cnt_q;   // broadcast packets delivered, per tree
+  logic [31:0]       cnt_sel;              // the current packet's tree's counter
   logic              entry_q, entry_d;     // an ejection ring entry is owed
   logic [7:0]        status_q, status_d;
   logic [WordsW-1:0] words_q, words_d;     // payload words handed to the writer
@@ -127,6 +154,15 @@ module canopy_ejector #(
 
   wire logic is_put  = hdr.ptype == canopy_pkg::PKT_PUT;
   wire logic is_ack  = hdr.ptype == canopy_pkg::PKT_ACK;
+  wire logic is_bcast  = hdr.ptype == canopy_pkg::PKT_BCAST;
+  wire logic is_config = hdr.ptype == canopy_pkg::PKT_CONFIG;
+
+  always_comb begin
+    cnt_sel = '0;
+    for (int unsigned t = 0; t < NumTrees; t++) begin
+      if (hdr.tree == canopy_pkg::HdrTreeBits'(t)) cnt_sel = tree_cnt_q[t];
+    end
+  end
   wire logic ack_req = hdr.flags[canopy_pkg::FlagAckReq];
   wire logic notify  = hdr.flags[canopy_pkg::FlagNotify];
   wire logic in_win  = win_size_i != '0 && 64'(hdr.offset) + 64'(hdr.len) <= win_size_i;
@@ -149,13 +185,25 @@ module canopy_ejector #(
     data_o       = '0;
     unique case (state_q)
       SReq: begin
-        // The payload write, or the zero-length marker of a refused put.
+        // The payload write, or the zero-length marker of a refused put or of a CONFIG.
         req_valid_o = 1'b1;
         req_addr_o  = put_ok_q ? win_base_i + 64'(hdr.offset) : '0;
         req_len_o   = put_ok_q ? hdr.len : '0;
-        tag.kind    = put_ok_q ? canopy_host_pkg::DmaPutOk : canopy_host_pkg::DmaPutFail;
-        tag.ack_req = ack_req;
+        tag.kind    = is_config ? (cfg_ok_q ? canopy_host_pkg::DmaCfgOk : canopy_host_pkg::DmaCfgFail)
+                    : is_bcast  ? canopy_host_pkg::DmaBcast
+                    : put_ok_q  ? canopy_host_pkg::DmaPutOk : canopy_host_pkg::DmaPutFail;
+        tag.ack_req = ack_req && !is_bcast;
         tag.src     = hdr.src;
+      end
+      SCount: begin
+        req_valid_o = 1'b1;
+        req_addr_o  = coll_wb_base_i + (64'(hdr.tree) << 3);
+        req_len_o   = LenW'(8);
+        tag.kind    = canopy_host_pkg::DmaCount;
+      end
+      SCountData: begin
+        data_valid_o = 1'b1;
+        data_o       = 64'(cnt_sel);
       end
       SData: begin
         // Past an early tail the payload is padded with zeros.
@@ -188,6 +236,10 @@ module canopy_ejector #(
     hdr1_d    = hdr1_q;
     ended_d   = ended_q;
     put_ok_d  = put_ok_q;
+    count_d   = count_q;
+    cfg_ok_d  = cfg_ok_q;
+    tbl_we_o  = 1'b0;
+    err_tree_write_o = 1'b0;
     entry_d   = entry_q;
     status_d  = status_q;
     words_d   = words_q;
@@ -215,7 +267,8 @@ module canopy_ejector #(
       end
       SDecide: begin
         words_d  = '0;
-        put_ok_d = is_put && in_win;
+        put_ok_d = (is_put || is_bcast) && in_win;
+        count_d  = is_bcast;
         entry_d  = 1'b0;
         status_d = canopy_host_pkg::EjStatusOkNotify;
         state_d  = SDiscard;
@@ -227,6 +280,16 @@ module canopy_ejector #(
           entry_d  = 1'b1;
           status_d = canopy_host_pkg::EjStatusBounds;
           if (ack_req) state_d = SReq;
+        end else if (is_bcast) begin
+          entry_d = notify || !in_win;
+          if (in_win) begin
+            state_d = SReq;
+          end else begin
+            err_dma_bounds_o = 1'b1;
+            status_d = canopy_host_pkg::EjStatusBounds;
+          end
+        end else if (is_config) begin
+          state_d = SConfig;
         end else if (is_ack) begin
           acked_add_o  = hdr.offset[CntW-1:0];
           failed_add_o = hdr.offset[2*CntW-1:CntW];
@@ -234,6 +297,12 @@ module canopy_ejector #(
           entry_d  = 1'b1;
           status_d = canopy_host_pkg::EjStatusUnsupported;
         end
+      end
+      SConfig: if (!tbl_busy_i) begin
+        tbl_we_o = 1'b1;
+        cfg_ok_d = tbl_wok_i;
+        err_tree_write_o = !tbl_wok_i;
+        state_d  = ack_req ? SReq : SDiscard;
       end
       SReq: if (req_ready_i) state_d = (put_ok_q && hdr.len != '0) ? SData : SDiscard;
       SData: if (data_ready_i) begin
@@ -248,7 +317,14 @@ module canopy_ejector #(
           pop_front = 1'b1;
           ended_d   = front_last;
         end
-        if (ended_d) state_d = entry_q ? SEntry : SHdr0;
+        if (ended_d) state_d = count_q ? SCount : entry_q ? SEntry : SHdr0;
+      end
+      SCount: begin
+        if (coll_wb_base_i == '0) state_d = entry_q ? SEntry : SHdr0;
+        else if (req_ready_i) state_d = SCountData;
+      end
+      SCountData: if (data_ready_i) begin
+        state_d = entry_q ? SEntry : SHdr0;
       end
       SEntry: begin
         if (ej_entries_i == '0) begin
@@ -288,7 +364,29 @@ module canopy_ejector #(
     end
   end
 
+  // Completion counters: a broadcast packet counts as it is decided, before its payload
+  // and counter writes are issued (the counter value written is the one after it). A
+  // tree's counter restarts from 0 when its routing table entry is written (cnt_clear_i).
   always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      tree_cnt_q <= '0;
+    end else begin
+      for (int unsigned t = 0; t < NumTrees; t++) begin
+        if (cnt_clear_i && cnt_clear_idx_i == canopy_pkg::HdrTreeBits'(t)) begin
+          tree_cnt_q[t] <= '0;
+        end else if (state_q == SDecide && is_bcast && hdr.tree == canopy_pkg::HdrTreeBits'(t)) begin
+          tree_cnt_q[t] <= tree_cnt_q[t] + 1'b1;
+        end
+      end
+    end
+  end
+
+  assign tbl_widx_o   = hdr.tree;
+  assign tbl_wentry_o = canopy_pkg::tree_entry_t'(hdr.offset[canopy_pkg::TreeEntryBits-1:0]);
+
+  always_ff @(posedge clk_i) begin
+    count_q   <= count_d;
+    cfg_ok_q  <= cfg_ok_d;
     hdr0_q    <= hdr0_d;
     hdr1_q    <= hdr1_d;
     ended_q   <= ended_d;
@@ -304,11 +402,14 @@ module canopy_ejector #(
   assign done = canopy_host_pkg::dma_tag_t'(done_tag_i);
 
   assign rx_put_o     = done_valid_i && done.kind == canopy_host_pkg::DmaPutOk;
+  assign rx_bcast_o   = done_valid_i && done.kind == canopy_host_pkg::DmaBcast;
   assign ej_written_o = done_valid_i && done.kind == canopy_host_pkg::DmaEntry;
   assign ack_valid_o  = done_valid_i && done.ack_req
                         && (done.kind == canopy_host_pkg::DmaPutOk
-                            || done.kind == canopy_host_pkg::DmaPutFail);
-  assign ack_ok_o     = done.kind == canopy_host_pkg::DmaPutOk;
+                            || done.kind == canopy_host_pkg::DmaPutFail
+                            || done.kind == canopy_host_pkg::DmaCfgOk
+                            || done.kind == canopy_host_pkg::DmaCfgFail);
+  assign ack_ok_o     = done.kind == canopy_host_pkg::DmaPutOk || done.kind == canopy_host_pkg::DmaCfgOk;
   assign ack_src_o    = done.src;
   assign rx_flit_o    = ej_valid_i;
   assign rx_pkt_o     = ej_valid_i && ej_last_i;

@@ -1,8 +1,10 @@
 // canopy_hdr_check: legality of a packet's routing word, and its length in flits.
 //
 // Interface contract (purely combinational)
-//   - word0_i is header word 0 (the head flit's low 64 bits).
-//   - bad_type_o: a type this router does not implement; bad_dst_o: a destination outside
+//   - word0_i is header word 0 (the head flit's low 64 bits); vc_i the VC it arrived on.
+//   - bad_type_o: a type this router does not implement, or not on this VC (point-to-point
+//     types on P2P_LO/P2P_HI, broadcasts on COLL_DOWN; COLL_UP is kept for reduces);
+//     bad_dst_o: a destination outside
 //     the torus (a coordinate >= its dimension's size, or nonzero in a dimension the router
 //     does not have); bad_len_o: len above canopy_pkg::MaxPayloadBytes.
 //   - flits_o: how many flits the packet must have, header included; meaningful only when
@@ -13,12 +15,15 @@
 module canopy_hdr_check #(
   parameter int unsigned NumDims   = 0,  /// torus dimensions, 1..4; must be set
   parameter int unsigned FlitWidth = 0, /// bits per flit: 64, 128 or 256; must be set
+  parameter int unsigned NumVcs    = 4,  /// VCs per link
+  localparam int unsigned VcW = $clog2(NumVcs),
   localparam int unsigned FlitBytes = FlitWidth / 8,
   localparam int unsigned HdrFlits = (canopy_pkg::HeaderBits + FlitWidth - 1) / FlitWidth,
   localparam int unsigned MaxFlits = HdrFlits + canopy_pkg::MaxPayloadBytes / FlitBytes,
   localparam int unsigned FlitsW = $clog2(MaxFlits + 1)
 ) (
   input  wire logic [canopy_pkg::WordBits-1:0]                         word0_i,
+  input  wire logic [VcW-1:0]                                          vc_i,
   input  wire logic [canopy_pkg::MaxDims-1:0][canopy_pkg::CoordBits:0] torus_size_i,
   output logic                                                         bad_type_o,
   output logic                                                         bad_dst_o,
@@ -37,8 +42,13 @@ module canopy_hdr_check #(
   /* verilator lint_on UNUSEDSIGNAL */
   assign hdr = canopy_pkg::hdr_t'({{canopy_pkg::WordBits{1'b0}}, word0_i});
 
-  // Types this router implements. Reserved types are refused until their unit exists.
-  assign bad_type_o = hdr.ptype != canopy_pkg::PKT_PUT && hdr.ptype != canopy_pkg::PKT_ACK;
+  // Types this router implements, each on its VCs. Reserved types are refused until their
+  // unit exists.
+  wire logic p2p_vc  = vc_i == VcW'(canopy_pkg::VcP2pLo) || vc_i == VcW'(canopy_pkg::VcP2pHi);
+  wire logic p2p_ok  = hdr.ptype == canopy_pkg::PKT_PUT || hdr.ptype == canopy_pkg::PKT_ACK
+                       || hdr.ptype == canopy_pkg::PKT_CONFIG || hdr.ptype == canopy_pkg::PKT_BCAST_REQ;
+  wire logic down_ok = vc_i == VcW'(canopy_pkg::VcCollDown) && hdr.ptype == canopy_pkg::PKT_BCAST;
+  assign bad_type_o = !((p2p_vc && p2p_ok) || down_ok);
 
   always_comb begin
     bad_dst_o = 1'b0;

@@ -15,7 +15,11 @@
 //     EjectCredits credits per VC, one returned per flit consumed.
 //   - my_coord_i / torus_size_i: as for the router (static while out of reset); shown in
 //     TOPO, used for ACK headers and the ACK table index.
-//   - err_bad_*_i: the router's refused-packet counters, shown zero-extended in ERR_BAD_*.
+//   - err_bad_*_i: the router's refused-packet counters, shown zero-extended in ERR_BAD_*;
+//     err_coll_*_i likewise in ERR_COLL_DIR / ERR_COLL_TREE.
+//   - tbl_*: the router's collective routing table: one write port shared by TREE_ENTRY
+//     (CSR writes first) and CONFIG packets (from the ejector), and the read-back port
+//     behind TREE_SEL / TREE_READ.
 // FlitWidth must be 64 (ring words are flits). Counters are 64-bit and wrap (they cannot
 // in practice).
 //
@@ -38,6 +42,7 @@ module canopy_host_if #(
   parameter int unsigned BuildGit      = 0,    /// BUILD.git: first 8 hex digits of the git commit
   parameter int unsigned BuildDate     = 0,    /// BUILD.date: decimal YYYYMMDD
   parameter int unsigned AxiIdWidth    = 4,    /// AXI ID bits, slave and master
+  parameter int unsigned NumTrees      = 16,   /// the router's collective trees (CAPS.trees)
   localparam int unsigned VcW = $clog2(NumVcs)
 ) (
   input  wire logic                                                    clk_i,
@@ -106,9 +111,18 @@ module canopy_host_if #(
   input  wire logic [VcW-1:0]        ej_vc_i,
   output logic      [NumVcs-1:0]     ej_credit_o,
 
+  output logic                       tbl_we_o,
+  output logic [canopy_pkg::HdrTreeBits-1:0] tbl_widx_o,
+  output canopy_pkg::tree_entry_t    tbl_wentry_o,
+  input  wire logic                  tbl_wok_i,
+  output logic [canopy_pkg::HdrTreeBits-1:0] tbl_ridx_o,
+  input  wire canopy_pkg::tree_entry_t tbl_rentry_i,
+
   input  wire logic [31:0]           err_bad_type_i,
   input  wire logic [31:0]           err_bad_dst_i,
-  input  wire logic [31:0]           err_bad_len_i
+  input  wire logic [31:0]           err_bad_len_i,
+  input  wire logic [31:0]           err_coll_dir_i,
+  input  wire logic [31:0]           err_coll_tree_i
 );
   localparam int unsigned CsrAddrBits = canopy_regs_pkg::CsrAddrBits;
   localparam int unsigned WinIdxBits  = $clog2(canopy_host_pkg::InjWindowWords);
@@ -179,13 +193,17 @@ module canopy_host_if #(
   localparam int unsigned CPutsAcked    = 11;
   localparam int unsigned CPutsFailed   = 12;
   localparam int unsigned CEjWritten    = 13;
-  localparam int unsigned NumCnt        = 14;
+  localparam int unsigned CErrTreeWrite = 14;
+  localparam int unsigned CRxBcasts     = 15;
+  localparam int unsigned NumCnt        = 16;
   logic [NumCnt-1:0][63:0]   cnt_q;
   logic [NumCnt-1:0][CntW-1:0] cnt_inc;
 
   logic [63:0] reg_id, reg_build, reg_caps, reg_rings, reg_topo, reg_status;
   logic [63:0] win_base, win_size, ej_base, ej_entries, ej_head, wb_base, inj_tail;
   logic        ej_head_we, inj_tail_we, ej_head_we_q, inj_tail_we_q;
+  logic [63:0] tree_sel, tree_entry, coll_wb_base;
+  logic        tree_entry_we, tree_entry_we_q, tree_refused_q;
   logic [31:0] inj_head;
   logic        inj_busy, ej_full;
 
@@ -215,6 +233,15 @@ module canopy_host_if #(
     .wb_base_o        (wb_base),
     .inj_tail_o       (inj_tail),
     .inj_tail_we_o    (inj_tail_we),
+    .tree_sel_o       (tree_sel),
+    .tree_entry_o     (tree_entry),
+    .tree_entry_we_o  (tree_entry_we),
+    .tree_read_i      (64'(tbl_rentry_i)),
+    .coll_wb_base_o   (coll_wb_base),
+    .err_tree_write_i (cnt_q[CErrTreeWrite]),
+    .err_coll_dir_i   (64'(err_coll_dir_i)),
+    .err_coll_tree_i  (64'(err_coll_tree_i)),
+    .rx_bcasts_i      (cnt_q[CRxBcasts]),
     .inj_head_i       (64'(inj_head)),
     .err_bad_type_i   (64'(err_bad_type_i)),
     .err_bad_dst_i    (64'(err_bad_dst_i)),
@@ -237,12 +264,31 @@ module canopy_host_if #(
   // A doorbell strobe comes with the write; the register holds the new value a cycle later.
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      ej_head_we_q  <= 1'b0;
-      inj_tail_we_q <= 1'b0;
+      ej_head_we_q    <= 1'b0;
+      inj_tail_we_q   <= 1'b0;
+      tree_entry_we_q <= 1'b0;
     end else begin
-      ej_head_we_q  <= ej_head_we;
-      inj_tail_we_q <= inj_tail_we;
+      ej_head_we_q    <= ej_head_we;
+      inj_tail_we_q   <= inj_tail_we;
+      tree_entry_we_q <= tree_entry_we;
     end
+  end
+
+  // ---------------------------------------------------------------- routing table port
+  // TREE_ENTRY writes take the table's write port first; a CONFIG packet waits a cycle.
+  logic                               cfg_we, ev_tree_refused_cfg;
+  logic [canopy_pkg::HdrTreeBits-1:0] cfg_widx;
+  canopy_pkg::tree_entry_t            cfg_wentry;
+  assign tbl_we_o     = tree_entry_we_q || cfg_we;
+  assign tbl_widx_o   = tree_entry_we_q ? canopy_pkg::HdrTreeBits'(tree_sel) : cfg_widx;
+  assign tbl_wentry_o = tree_entry_we_q ? canopy_pkg::tree_entry_t'(tree_entry[31:0]) : cfg_wentry;
+  assign tbl_ridx_o   = canopy_pkg::HdrTreeBits'(tree_sel);
+  wire logic ev_tree_refused_csr = tree_entry_we_q && !tbl_wok_i;
+  wire logic unused_tree_bits = ^{tree_sel[63:canopy_pkg::HdrTreeBits], tree_entry[63:32]};
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i)                tree_refused_q <= 1'b0;
+    else if (tree_entry_we_q) tree_refused_q <= !tbl_wok_i;
   end
 
   // ---------------------------------------------------------------- read-only registers
@@ -258,7 +304,7 @@ module canopy_host_if #(
     reg_build[canopy_regs_pkg::BuildDateLsb +: canopy_regs_pkg::BuildDateWidth] = 32'(BuildDate);
 
     reg_caps = '0;
-    reg_caps[canopy_regs_pkg::CapsTreesLsb      +: canopy_regs_pkg::CapsTreesWidth]      = 8'd0;
+    reg_caps[canopy_regs_pkg::CapsTreesLsb      +: canopy_regs_pkg::CapsTreesWidth]      = 8'(NumTrees);
     reg_caps[canopy_regs_pkg::CapsReduceIdsLsb  +: canopy_regs_pkg::CapsReduceIdsWidth]  = 8'd32;
     reg_caps[canopy_regs_pkg::CapsOpsLsb        +: canopy_regs_pkg::CapsOpsWidth]        = 8'd0;
     reg_caps[canopy_regs_pkg::CapsDtypesLsb     +: canopy_regs_pkg::CapsDtypesWidth]     = 8'd0;
@@ -285,6 +331,7 @@ module canopy_host_if #(
     reg_status[canopy_regs_pkg::StatusWbValidLsb]  = wb_base != '0;
     reg_status[canopy_regs_pkg::StatusInjBusyLsb]  = inj_busy;
     reg_status[canopy_regs_pkg::StatusEjFullLsb]   = ej_full;
+    reg_status[canopy_regs_pkg::StatusTreeRefusedLsb] = tree_refused_q;
   end
 
   // ---------------------------------------------------------------- injection
@@ -371,7 +418,8 @@ module canopy_host_if #(
   logic            ev_ej_doorbell;
   logic [CntW-1:0] acked_add, failed_add;
 
-  canopy_ejector #(.NumVcs(NumVcs), .EjectCredits(EjectCredits)) u_ejector (
+  logic ev_rx_bcast;
+  canopy_ejector #(.NumVcs(NumVcs), .EjectCredits(EjectCredits), .NumTrees(NumTrees)) u_ejector (
     .clk_i,
     .rst_i,
     .ej_valid_i,
@@ -385,6 +433,14 @@ module canopy_host_if #(
     .ej_entries_i     (ej_entries),
     .ej_head_we_i     (ej_head_we_q),
     .ej_head_i        (ej_head),
+    .coll_wb_base_i   (coll_wb_base),
+    .tbl_we_o         (cfg_we),
+    .tbl_widx_o       (cfg_widx),
+    .tbl_wentry_o     (cfg_wentry),
+    .tbl_wok_i        (tbl_wok_i),
+    .tbl_busy_i       (tree_entry_we_q),
+    .cnt_clear_i      (tbl_we_o && tbl_wok_i),
+    .cnt_clear_idx_i  (tbl_widx_o),
     .req_valid_o      (ej_req_valid),
     .req_ready_i      (ej_req_ready),
     .req_addr_o       (ej_req_addr),
@@ -401,6 +457,8 @@ module canopy_host_if #(
     .rx_flit_o        (ev_rx_flit),
     .rx_pkt_o         (ev_rx_pkt),
     .rx_put_o         (ev_rx_put),
+    .rx_bcast_o       (ev_rx_bcast),
+    .err_tree_write_o (ev_tree_refused_cfg),
     .ej_written_o     (ev_ej_written),
     .acked_add_o      (acked_add),
     .failed_add_o     (failed_add),
@@ -517,6 +575,8 @@ module canopy_host_if #(
     cnt_inc[CPutsAcked]    = acked_add;
     cnt_inc[CPutsFailed]   = failed_add;
     cnt_inc[CEjWritten]    = CntW'(ev_ej_written);
+    cnt_inc[CErrTreeWrite] = CntW'(ev_tree_refused_csr) + CntW'(ev_tree_refused_cfg);
+    cnt_inc[CRxBcasts]     = CntW'(ev_rx_bcast);
   end
 
   always_ff @(posedge clk_i) begin

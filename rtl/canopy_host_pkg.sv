@@ -7,7 +7,9 @@
 //     order, once the write response of its last burst has returned (a zero-length request
 //     completes in its turn without a burst). The tag says what completed: the payload of
 //     a PUT (RX_PUTS counts it, an ACK is owed), the zero-length marker of a refused PUT (a
-//     failed ACK is owed), an ejection ring entry, or the writeback block.
+//     failed ACK is owed), an ejection ring entry, the writeback block, the payload of a
+//     broadcast, a tree's completion counter, or the marker of a CONFIG packet (applied or
+//     refused; an ACK is owed if asked for).
 //   - Ejection ring entry status codes and the sizes of the host-side structures.
 `default_nettype none
 
@@ -15,11 +17,15 @@
 package canopy_host_pkg;
 
   // What a DMA completion reports (the kind field of a tag).
-  localparam int unsigned DmaKindBits = 2;
-  localparam logic [DmaKindBits-1:0] DmaPutOk   = 2'd0;  // payload of a PUT inside the window
-  localparam logic [DmaKindBits-1:0] DmaPutFail = 2'd1;  // zero-length marker of a refused PUT
-  localparam logic [DmaKindBits-1:0] DmaEntry   = 2'd2;  // ejection ring entry
-  localparam logic [DmaKindBits-1:0] DmaWb      = 2'd3;  // writeback block
+  localparam int unsigned DmaKindBits = 3;
+  localparam logic [DmaKindBits-1:0] DmaPutOk   = 3'd0;  // payload of a PUT inside the window
+  localparam logic [DmaKindBits-1:0] DmaPutFail = 3'd1;  // zero-length marker of a refused PUT
+  localparam logic [DmaKindBits-1:0] DmaEntry   = 3'd2;  // ejection ring entry
+  localparam logic [DmaKindBits-1:0] DmaWb      = 3'd3;  // writeback block
+  localparam logic [DmaKindBits-1:0] DmaBcast   = 3'd4;  // payload of a broadcast inside the window
+  localparam logic [DmaKindBits-1:0] DmaCount   = 3'd5;  // a tree's completion counter word
+  localparam logic [DmaKindBits-1:0] DmaCfgOk   = 3'd6;  // zero-length marker of an applied CONFIG
+  localparam logic [DmaKindBits-1:0] DmaCfgFail = 3'd7;  // zero-length marker of a refused CONFIG
 
   // A DMA tag: what completed, and for a PUT whether its source asked for an ACK and who
   // the source is (its coordinates, as in the packet header).

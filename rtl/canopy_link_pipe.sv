@@ -3,7 +3,8 @@
 // Interface contract
 //   - Forward: a flit entering on in_* leaves on out_* exactly Latency cycles later.
 //   - Backward: a credit vector entering on credit_in_i leaves on credit_out_o Latency
-//     cycles later (credits travel the same cable the other way).
+//     cycles later (credits travel the same cable the other way). CreditW bits: the
+//     per-VC flit credits and, beside them, the collective subnet's slot credits.
 //   - Latency 0 is a plain wire.
 // In simulation this models SerDes and cable; on a board a PHY with the same contract
 // replaces it. Credits make the link's depth invisible to correctness: the router only
@@ -15,6 +16,7 @@ module canopy_link_pipe #(
   parameter int unsigned Latency   = 1,   /// cycles each way
   parameter int unsigned FlitWidth = 64,  /// bits per flit
   parameter int unsigned NumVcs    = 4,   /// VCs on the link
+  parameter int unsigned CreditW   = NumVcs, /// bits of the backward credit word
   localparam int unsigned VcW = $clog2(NumVcs)
 ) (
   input  wire logic                 clk_i,
@@ -27,8 +29,8 @@ module canopy_link_pipe #(
   output logic      [FlitWidth-1:0] out_flit_o,
   output logic                      out_last_o,
   output logic      [VcW-1:0]       out_vc_o,
-  input  wire logic [NumVcs-1:0]    credit_in_i,
-  output logic      [NumVcs-1:0]    credit_out_o
+  input  wire logic [CreditW-1:0]   credit_in_i,
+  output logic      [CreditW-1:0]   credit_out_o
 );
   if (Latency == 0) begin : gen_wire
     assign out_valid_o  = in_valid_i;
@@ -42,7 +44,7 @@ module canopy_link_pipe #(
     logic [Latency-1:0][FlitWidth-1:0] flit_q;
     logic [Latency-1:0]                last_q;
     logic [Latency-1:0][VcW-1:0]       vc_q;
-    logic [Latency-1:0][NumVcs-1:0]    credit_q;
+    logic [Latency-1:0][CreditW-1:0]   credit_q;
 
     always_ff @(posedge clk_i) begin
       if (rst_i) begin

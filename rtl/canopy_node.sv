@@ -10,6 +10,8 @@
 //     (see canopy_router), index 2d toward + in dimension d, 2d+1 toward -: the router's
 //     ports without the local one. Credits start full out of reset: LinkBufDepth per VC
 //     on every link.
+//   - rx_slot_credit_* / tx_slot_credit_*: the collective subnet's slot credits beside
+//     the flit credits of each link (see canopy_router), same indexing.
 //   - my_coord_i / torus_size_i: static while out of reset; sizes of unused dimensions 1.
 // Parameters: NumDims must be set; the others default to the router's and the host
 // interface's defaults. FlitWidth must be 64 (the host interface's word).
@@ -27,8 +29,11 @@ module canopy_node #(
   parameter int unsigned BuildGit      = 0,    /// BUILD.git: first 8 hex digits of the git commit
   parameter int unsigned BuildDate     = 0,    /// BUILD.date: decimal YYYYMMDD
   parameter int unsigned AxiIdWidth    = 4,    /// AXI ID bits, slave and master
+  parameter int unsigned NumTrees      = 16,   /// collective routing table entries
+  parameter int unsigned SlotsPerTree  = 2,    /// collective working-memory packets per tree
   localparam int unsigned NumLinks = 2 * NumDims,
-  localparam int unsigned VcW = $clog2(NumVcs)
+  localparam int unsigned VcW = $clog2(NumVcs),
+  localparam int unsigned TreeIdW = canopy_pkg::HdrTreeBits
 ) (
   input  wire logic                                                    clk_i,
   input  wire logic                                                    rst_i,
@@ -96,7 +101,11 @@ module canopy_node #(
   output logic      [NumLinks-1:0][FlitWidth-1:0]  tx_flit_o,
   output logic      [NumLinks-1:0]                 tx_last_o,
   output logic      [NumLinks-1:0][VcW-1:0]        tx_vc_o,
-  input  wire logic [NumLinks-1:0][NumVcs-1:0]     tx_credit_i
+  input  wire logic [NumLinks-1:0][NumVcs-1:0]     tx_credit_i,
+  output logic      [NumLinks-1:0]                 rx_slot_credit_valid_o,
+  output logic      [NumLinks-1:0][TreeIdW-1:0]    rx_slot_credit_tree_o,
+  input  wire logic [NumLinks-1:0]                 tx_slot_credit_valid_i,
+  input  wire logic [NumLinks-1:0][TreeIdW-1:0]    tx_slot_credit_tree_i
 );
   localparam int unsigned NumPorts  = NumLinks + 1;
   localparam int unsigned LocalPort = NumLinks;
@@ -107,6 +116,12 @@ module canopy_node #(
   logic [NumPorts-1:0][VcW-1:0]        rtr_rx_vc, rtr_tx_vc;
   logic [NumPorts-1:0][NumVcs-1:0]     rtr_rx_credit, rtr_tx_credit;
   logic [31:0]                         err_bad_type, err_bad_dst, err_bad_len;
+  logic [31:0]                         err_coll_dir, err_coll_tree;
+  logic                                tbl_we, tbl_wok;
+  logic [TreeIdW-1:0]                  tbl_widx, tbl_ridx;
+  canopy_pkg::tree_entry_t             tbl_wentry, tbl_rentry;
+  logic                                unused_local_slot_valid;
+  logic [TreeIdW-1:0]                  unused_local_slot_tree;
 
   logic                 inj_valid, inj_last, ej_valid, ej_last;
   logic [FlitWidth-1:0] inj_flit, ej_flit;
@@ -137,7 +152,9 @@ module canopy_node #(
     .FlitWidth     (FlitWidth),
     .LinkBufDepth  (LinkBufDepth),
     .LocalBufDepth (LocalBufDepth),
-    .EjectCredits  (EjectCredits)
+    .EjectCredits  (EjectCredits),
+    .NumTrees      (NumTrees),
+    .SlotsPerTree  (SlotsPerTree)
   ) u_router (
     .clk_i,
     .rst_i,
@@ -153,9 +170,21 @@ module canopy_node #(
     .tx_last_o      (rtr_tx_last),
     .tx_vc_o        (rtr_tx_vc),
     .tx_credit_i    (rtr_tx_credit),
+    .rx_slot_credit_valid_o ({unused_local_slot_valid, rx_slot_credit_valid_o}),
+    .rx_slot_credit_tree_o  ({unused_local_slot_tree, rx_slot_credit_tree_o}),
+    .tx_slot_credit_valid_i ({1'b0, tx_slot_credit_valid_i}),
+    .tx_slot_credit_tree_i  ({TreeIdW'(0), tx_slot_credit_tree_i}),
+    .tbl_we_i       (tbl_we),
+    .tbl_widx_i     (tbl_widx),
+    .tbl_wentry_i   (tbl_wentry),
+    .tbl_wok_o      (tbl_wok),
+    .tbl_ridx_i     (tbl_ridx),
+    .tbl_rentry_o   (tbl_rentry),
     .err_bad_type_o (err_bad_type),
     .err_bad_dst_o  (err_bad_dst),
-    .err_bad_len_o  (err_bad_len)
+    .err_bad_len_o  (err_bad_len),
+    .err_coll_dir_o (err_coll_dir),
+    .err_coll_tree_o(err_coll_tree)
   );
 
   canopy_host_if #(
@@ -168,7 +197,8 @@ module canopy_node #(
     .MaxNodes      (MaxNodes),
     .BuildGit      (BuildGit),
     .BuildDate     (BuildDate),
-    .AxiIdWidth    (AxiIdWidth)
+    .AxiIdWidth    (AxiIdWidth),
+    .NumTrees      (NumTrees)
   ) u_host_if (
     .clk_i,
     .rst_i,
@@ -198,7 +228,15 @@ module canopy_node #(
     .ej_credit_o    (ej_credit),
     .err_bad_type_i (err_bad_type),
     .err_bad_dst_i  (err_bad_dst),
-    .err_bad_len_i  (err_bad_len)
+    .err_bad_len_i  (err_bad_len),
+    .err_coll_dir_i (err_coll_dir),
+    .err_coll_tree_i(err_coll_tree),
+    .tbl_we_o       (tbl_we),
+    .tbl_widx_o     (tbl_widx),
+    .tbl_wentry_o   (tbl_wentry),
+    .tbl_wok_i      (tbl_wok),
+    .tbl_ridx_o     (tbl_ridx),
+    .tbl_rentry_i   (tbl_rentry)
   );
 endmodule
 

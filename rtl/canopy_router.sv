@@ -15,7 +15,19 @@
 //     credits per VC for injection.
 //   - my_coord_i / torus_size_i are static while out of reset (strapped or set by the
 //     fabric manager before traffic); sizes of unused dimensions must be 1.
-//   - err_*_o count refused packets (wrapping 32-bit counters), see canopy_router_input.
+//   - err_*_o count refused packets (wrapping 32-bit counters), see canopy_router_input;
+//     err_coll_dir_o / err_coll_tree_o collective packets dropped (see canopy_coll_unit).
+//   - slot_credit_*: the collective subnet's slot credits, one (valid, tree) per link
+//     port and direction, beside the flit credits: rx_slot_credit_*_o[p] go back to the
+//     neighbour on p, tx_slot_credit_*_i[p] come from it (see canopy_coll_unit). Index
+//     2*NumDims (the local port) is unused: tie the input to 0.
+//   - tbl_*: the collective routing table's write and read-back ports (canopy_coll_table),
+//     driven by the host interface (CSR writes and CONFIG packets).
+//
+// The collective unit (canopy_coll_unit) hangs off the crossbar: it is output port
+// 2*NumDims+1 (CollPort) for broadcasts arriving down a tree and broadcast requests
+// reaching their root, and it feeds every output with a send lane of its own that
+// competes in that output's switch allocation and owns VC COLL_DOWN there.
 //
 // Pipeline (zero load): cycle 0 a flit is on rx_*, and its route is computed as it is
 // written into its VC buffer; cycle 1 it is at the buffer front, wins VC and switch
@@ -36,9 +48,12 @@ module canopy_router #(
   parameter int unsigned LinkBufDepth  = 16,  /// flits per VC buffer on link inputs
   parameter int unsigned LocalBufDepth = 64,  /// flits per VC buffer on the injection port
   parameter int unsigned EjectCredits  = 16, /// flits per VC the host side can accept
+  parameter int unsigned NumTrees      = 16,  /// collective routing table entries
+  parameter int unsigned SlotsPerTree  = 2,   /// collective working-memory packets per tree
   localparam int unsigned NumPorts = 2 * NumDims + 1,
-  localparam int unsigned PortW = $clog2(NumPorts),
-  localparam int unsigned VcW = $clog2(NumVcs)
+  localparam int unsigned PortW = $clog2(NumPorts + 1),
+  localparam int unsigned VcW = $clog2(NumVcs),
+  localparam int unsigned TreeIdW = canopy_pkg::HdrTreeBits
 ) (
   input  wire logic                                                    clk_i,
   input  wire logic                                                    rst_i,
@@ -57,11 +72,31 @@ module canopy_router #(
   output logic      [NumPorts-1:0][VcW-1:0]                tx_vc_o,
   input  wire logic [NumPorts-1:0][NumVcs-1:0]             tx_credit_i,
 
+  output logic      [NumPorts-1:0]                         rx_slot_credit_valid_o,
+  output logic      [NumPorts-1:0][TreeIdW-1:0]            rx_slot_credit_tree_o,
+  input  wire logic [NumPorts-1:0]                         tx_slot_credit_valid_i,
+  input  wire logic [NumPorts-1:0][TreeIdW-1:0]            tx_slot_credit_tree_i,
+
+  input  wire logic                                        tbl_we_i,
+  input  wire logic [TreeIdW-1:0]                          tbl_widx_i,
+  input  wire canopy_pkg::tree_entry_t                     tbl_wentry_i,
+  output logic                                             tbl_wok_o,
+  input  wire logic [TreeIdW-1:0]                          tbl_ridx_i,
+  output canopy_pkg::tree_entry_t                          tbl_rentry_o,
+
   output logic      [31:0]                                 err_bad_type_o,
   output logic      [31:0]                                 err_bad_dst_o,
-  output logic      [31:0]                                 err_bad_len_o
+  output logic      [31:0]                                 err_bad_len_o,
+  output logic      [31:0]                                 err_coll_dir_o,
+  output logic      [31:0]                                 err_coll_tree_o
 );
   localparam int unsigned LocalPort = 2 * NumDims;
+  localparam int unsigned NumLinks  = 2 * NumDims;
+  localparam int unsigned CollPort  = NumPorts;      // the collective unit's input
+  localparam int unsigned NumOut    = NumPorts + 1;  // crossbar outputs
+  localparam int unsigned NumReq    = NumPorts + 1;  // per output: the inputs and a lane
+  localparam int unsigned LaneReq   = NumPorts;      // the lane's requester index
+  localparam int unsigned CollRxDepth = 8;
 
   `CANOPY_STATIC_ASSERT(gen_dims_check, NumDims >= 1 && NumDims <= canopy_pkg::MaxDims,
                         "NumDims must be 1..4")
@@ -105,17 +140,19 @@ module canopy_router #(
   end
 
   // ---------------------------------------------------------------- output VC state
-  logic [NumPorts-1:0][NumVcs-1:0] credit_ok, credit_take, ovc_busy_q, ovc_busy_d;
+  logic [NumOut-1:0][NumVcs-1:0] credit_ok, credit_take, credit_back, ovc_busy_q, ovc_busy_d;
+  logic [NumVcs-1:0]             coll_rx_credit;
+  assign credit_back = {coll_rx_credit, tx_credit_i};
 
-  for (genvar o = 0; o < NumPorts; o++) begin : gen_credit
+  for (genvar o = 0; o < NumOut; o++) begin : gen_credit
     for (genvar v = 0; v < NumVcs; v++) begin : gen_vc
       canopy_credit_counter #(
-        .Credits (o == LocalPort ? EjectCredits : LinkBufDepth)
+        .Credits (o == CollPort ? CollRxDepth : o == LocalPort ? EjectCredits : LinkBufDepth)
       ) u_credits (
         .clk_i,
         .rst_i,
         .consume_i   (credit_take[o][v]),
-        .return_i    (tx_credit_i[o][v]),
+        .return_i    (credit_back[o][v]),
         .available_o (credit_ok[o][v])
       );
     end
@@ -152,16 +189,26 @@ module canopy_router #(
     assign in_port[i]  = req_port[i][vc_pick_idx[i]];
   end
 
-  // Stage 2, per output: one of the inputs whose picked VC targets it.
-  logic [NumPorts-1:0][NumPorts-1:0] out_req, out_grant;  // [output][input]
-  logic [NumPorts-1:0][PortW-1:0]    out_grant_idx;
-  logic [NumPorts-1:0]               out_busy_now;
+  // Stage 2, per output: one of the inputs whose picked VC targets it, or the collective
+  // unit's lane for that output (which needs only a COLL_DOWN credit: it is the only
+  // sender on that VC).
+  logic [NumOut-1:0][NumReq-1:0]   out_req, out_grant;  // [output][input or lane]
+  logic [NumOut-1:0][PortW-1:0]    out_grant_idx;
+  logic [NumOut-1:0]               out_busy_now;
+  logic [NumPorts-1:0]             lane_valid, lane_last, lane_grant;
+  logic [NumPorts-1:0][FlitWidth-1:0] lane_flit;
 
-  for (genvar o = 0; o < NumPorts; o++) begin : gen_sw_arb
+  for (genvar o = 0; o < NumOut; o++) begin : gen_sw_arb
     for (genvar i = 0; i < NumPorts; i++) begin : gen_req
       assign out_req[o][i] = in_wants[i] && in_port[i] == PortW'(o);
     end
-    canopy_rr_arbiter #(.NumReq(NumPorts)) u_arb (
+    if (o < NumPorts) begin : gen_lane_req
+      assign out_req[o][LaneReq] = lane_valid[o] && credit_ok[o][canopy_pkg::VcCollDown];
+      assign lane_grant[o]       = out_grant[o][LaneReq];
+    end else begin : gen_no_lane
+      assign out_req[o][LaneReq] = 1'b0;
+    end
+    canopy_rr_arbiter #(.NumReq(NumReq)) u_arb (
       .clk_i,
       .rst_i,
       .req_i       (out_req[o]),
@@ -175,51 +222,103 @@ module canopy_router #(
   always_comb begin
     for (int unsigned i = 0; i < NumPorts; i++) begin
       in_won[i] = 1'b0;
-      for (int unsigned o = 0; o < NumPorts; o++) in_won[i] |= out_grant[o][i];
+      for (int unsigned o = 0; o < NumOut; o++) in_won[i] |= out_grant[o][i];
       in_pop[i] = in_won[i] ? vc_pick[i] : '0;
     end
   end
 
   // ---------------------------------------------------------------- crossbar, outputs
-  logic [NumPorts-1:0]                tx_valid_d, tx_last_d;
-  logic [NumPorts-1:0][FlitWidth-1:0] tx_flit_d;
-  logic [NumPorts-1:0][VcW-1:0]       tx_vc_d;
+  logic [NumOut-1:0]                tx_valid_d, tx_last_d, out_valid_q, out_last_q;
+  logic [NumOut-1:0][FlitWidth-1:0] tx_flit_d, out_flit_q;
+  logic [NumOut-1:0][VcW-1:0]       tx_vc_d, out_vc_q;
+  logic [NumOut-1:0][PortW-1:0]     out_src_q;
 
   always_comb begin
     credit_take = '0;
     ovc_busy_d  = ovc_busy_q;
-    for (int unsigned o = 0; o < NumPorts; o++) begin
+    for (int unsigned o = 0; o < NumOut; o++) begin
       logic [PortW-1:0] src;
       logic [VcW-1:0]   sv;
+      logic             from_lane;
       src = out_grant_idx[o];
       sv  = vc_pick_idx[src];
+      from_lane = o < NumPorts && out_grant[o][LaneReq];
       tx_valid_d[o] = out_busy_now[o];
-      tx_flit_d[o]  = req_flit[src][sv];
-      tx_last_d[o]  = req_last[src][sv];
-      tx_vc_d[o]    = req_vc[src][sv];
+      tx_flit_d[o]  = from_lane ? lane_flit[o] : req_flit[src][sv];
+      tx_last_d[o]  = from_lane ? lane_last[o] : req_last[src][sv];
+      tx_vc_d[o]    = from_lane ? VcW'(canopy_pkg::VcCollDown) : req_vc[src][sv];
       if (out_busy_now[o]) begin
         credit_take[o][tx_vc_d[o]] = 1'b1;
-        // A head takes the output VC unless it is also the tail; a tail frees it.
-        ovc_busy_d[o][tx_vc_d[o]] = !tx_last_d[o];
+        // A head takes the output VC unless it is also the tail; a tail frees it. (A
+        // lane's packets need no VC ownership: the lane is COLL_DOWN's only sender.)
+        if (!from_lane) ovc_busy_d[o][tx_vc_d[o]] = !tx_last_d[o];
       end
     end
   end
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      tx_valid_o <= '0;
-      ovc_busy_q <= '0;
+      out_valid_q <= '0;
+      ovc_busy_q  <= '0;
     end else begin
-      tx_valid_o <= tx_valid_d;
-      ovc_busy_q <= ovc_busy_d;
+      out_valid_q <= tx_valid_d;
+      ovc_busy_q  <= ovc_busy_d;
     end
   end
 
   always_ff @(posedge clk_i) begin
-    tx_flit_o <= tx_flit_d;
-    tx_last_o <= tx_last_d;
-    tx_vc_o   <= tx_vc_d;
+    out_flit_q <= tx_flit_d;
+    out_last_q <= tx_last_d;
+    out_vc_q   <= tx_vc_d;
+    out_src_q  <= out_grant_idx;
   end
+
+  assign tx_valid_o = out_valid_q[NumPorts-1:0];
+  assign tx_flit_o  = out_flit_q[NumPorts-1:0];
+  assign tx_last_o  = out_last_q[NumPorts-1:0];
+  assign tx_vc_o    = out_vc_q[NumPorts-1:0];
+
+  // ---------------------------------------------------------------- collective unit
+  logic err_dir, err_tree;
+  wire logic unused_out_src = ^out_src_q[NumPorts-1:0];
+
+  canopy_coll_unit #(
+    .NumDims      (NumDims),
+    .NumVcs       (NumVcs),
+    .FlitWidth    (FlitWidth),
+    .NumTrees     (NumTrees),
+    .SlotsPerTree (SlotsPerTree),
+    .RxDepth      (CollRxDepth)
+  ) u_coll (
+    .clk_i,
+    .rst_i,
+    .my_coord_i,
+    .rx_valid_i          (out_valid_q[CollPort]),
+    .rx_flit_i           (out_flit_q[CollPort]),
+    .rx_last_i           (out_last_q[CollPort]),
+    .rx_vc_i             (out_vc_q[CollPort]),
+    .rx_port_i           (out_src_q[CollPort]),
+    .rx_credit_o         (coll_rx_credit),
+    .lane_valid_o        (lane_valid),
+    .lane_flit_o         (lane_flit),
+    .lane_last_o         (lane_last),
+    .lane_grant_i        (lane_grant),
+    .slot_credit_valid_o (rx_slot_credit_valid_o[NumLinks-1:0]),
+    .slot_credit_tree_o  (rx_slot_credit_tree_o[NumLinks-1:0]),
+    .slot_credit_valid_i (tx_slot_credit_valid_i[NumLinks-1:0]),
+    .slot_credit_tree_i  (tx_slot_credit_tree_i[NumLinks-1:0]),
+    .tbl_we_i,
+    .tbl_widx_i,
+    .tbl_wentry_i,
+    .tbl_wok_o,
+    .tbl_ridx_i,
+    .tbl_rentry_o,
+    .err_dir_o           (err_dir),
+    .err_tree_o          (err_tree)
+  );
+  assign rx_slot_credit_valid_o[LocalPort] = 1'b0;
+  assign rx_slot_credit_tree_o[LocalPort]  = '0;
+  wire logic unused_local_slot_credit = ^{tx_slot_credit_valid_i[LocalPort], tx_slot_credit_tree_i[LocalPort]};
 
   // ---------------------------------------------------------------- error counters
   function automatic logic [31:0] popcount(input logic [NumPorts-1:0] v);
@@ -229,18 +328,27 @@ module canopy_router #(
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      err_bad_type_o <= '0;
-      err_bad_dst_o  <= '0;
-      err_bad_len_o  <= '0;
+      err_bad_type_o  <= '0;
+      err_bad_dst_o   <= '0;
+      err_bad_len_o   <= '0;
+      err_coll_dir_o  <= '0;
+      err_coll_tree_o <= '0;
     end else begin
-      err_bad_type_o <= err_bad_type_o + popcount(err_type);
-      err_bad_dst_o  <= err_bad_dst_o + popcount(err_dst);
-      err_bad_len_o  <= err_bad_len_o + popcount(err_len);
+      err_bad_type_o  <= err_bad_type_o + popcount(err_type);
+      err_bad_dst_o   <= err_bad_dst_o + popcount(err_dst);
+      err_bad_len_o   <= err_bad_len_o + popcount(err_len);
+      err_coll_dir_o  <= err_coll_dir_o + 32'(err_dir);
+      err_coll_tree_o <= err_coll_tree_o + 32'(err_tree);
     end
   end
 
-  for (genvar o = 0; o < NumPorts; o++) begin : gen_out_assert
+  for (genvar o = 0; o < NumOut; o++) begin : gen_out_assert
     `CANOPY_ASSERT(a_one_input_per_output, $onehot0(out_grant[o]), "two inputs granted one output")
+    if (o < NumPorts) begin : gen_lane_vc
+      `CANOPY_ASSERT(a_coll_down_lane_only, !(out_busy_now[o] && !out_grant[o][LaneReq]
+                                              && tx_vc_d[o] == VcW'(canopy_pkg::VcCollDown)),
+                     "an input sent on COLL_DOWN, which only the collective lane may use")
+    end
   end
 endmodule
 

@@ -33,7 +33,7 @@ module canopy_router_input #(
   parameter int unsigned PortIndex       = 0,  /// this port's number (see canopy_route_dor)
   parameter bit          StoreAndForward = 1'b0, /// hold each packet until its tail is checked
   localparam int unsigned NumPorts = 2 * NumDims + 1,
-  localparam int unsigned PortW = $clog2(NumPorts),
+  localparam int unsigned PortW = $clog2(NumPorts + 1),  // outputs: the ports and the collective port
   localparam int unsigned VcW = $clog2(NumVcs)
 ) (
   input  wire logic                                                    clk_i,
@@ -83,11 +83,12 @@ module canopy_router_input #(
   // ---------------------------------------------------------------- write side
   logic              hdr_bad_type, hdr_bad_dst, hdr_bad_len;
   logic [FlitsW-1:0] hdr_flits;
-  logic [PortW-1:0]  route_port;
-  logic [VcW-1:0]    route_vc;
+  logic [PortW-1:0]  route_port, dor_port;
+  logic [VcW-1:0]    route_vc, dor_vc;
 
-  canopy_hdr_check #(.NumDims(NumDims), .FlitWidth(FlitWidth)) u_hdr_check (
+  canopy_hdr_check #(.NumDims(NumDims), .FlitWidth(FlitWidth), .NumVcs(NumVcs)) u_hdr_check (
     .word0_i      (rx_flit_i[canopy_pkg::WordBits-1:0]),
+    .vc_i         (rx_vc_i),
     .torus_size_i,
     .bad_type_o   (hdr_bad_type),
     .bad_dst_o    (hdr_bad_dst),
@@ -95,7 +96,7 @@ module canopy_router_input #(
     .flits_o      (hdr_flits)
   );
 
-  /* verilator lint_off UNUSEDSIGNAL */  // only the destination matters for the route
+  /* verilator lint_off UNUSEDSIGNAL */  // only the destination and type matter for the route
   canopy_pkg::hdr_t rx_hdr;
   /* verilator lint_on UNUSEDSIGNAL */
   assign rx_hdr = canopy_pkg::hdr_t'({{canopy_pkg::WordBits{1'b0}}, rx_flit_i[canopy_pkg::WordBits-1:0]});
@@ -106,9 +107,25 @@ module canopy_router_input #(
     .dst_i      (rx_hdr.dst),
     .in_port_i  (PortW'(PortIndex)),
     .in_vc_i    (rx_vc_i),
-    .out_port_o (route_port),
-    .out_vc_o   (route_vc)
+    .out_port_o (dor_port),
+    .out_vc_o   (dor_vc)
   );
+
+  // The collective port (CollPort, one past the local port) takes broadcasts coming down
+  // a tree and broadcast requests that have reached their root.
+  localparam logic [PortW-1:0] LocalPort = PortW'(2 * NumDims);
+  localparam logic [PortW-1:0] CollPort  = PortW'(2 * NumDims + 1);
+  always_comb begin
+    route_port = dor_port;
+    route_vc   = dor_vc;
+    if (rx_vc_i == VcW'(canopy_pkg::VcCollDown)) begin
+      route_port = CollPort;
+      route_vc   = VcW'(canopy_pkg::VcCollDown);
+    end else if (rx_hdr.ptype == canopy_pkg::PKT_BCAST_REQ && dor_port == LocalPort) begin
+      route_port = CollPort;
+      route_vc   = VcW'(canopy_pkg::VcCollUp);
+    end
+  end
 
   // Per-VC framing state of the packet being received.
   logic [NumVcs-1:0]              in_pkt_q;     // between head and tail

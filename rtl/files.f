@@ -1,10 +1,13 @@
 rtl/canopy_pkg.sv
 rtl/canopy_fifo.sv
 rtl/canopy_rr_arbiter.sv
+rtl/canopy_sdp_ram.sv
 rtl/canopy_credit_counter.sv
 rtl/canopy_route_dor.sv
 rtl/canopy_hdr_check.sv
 rtl/canopy_router_input.sv
+rtl/canopy_coll_table.sv
+rtl/canopy_coll_unit.sv
 rtl/canopy_router.sv
 rtl/canopy_link_pipe.sv
 rtl/canopy_regs_pkg.sv

@@ -76,6 +76,8 @@ module canopy_node_fabric #(
   logic [NumNodes-1:0][NumLinks-1:0][FlitWidth-1:0] rx_flit, tx_flit;
   logic [NumNodes-1:0][NumLinks-1:0][VcW-1:0]       rx_vc, tx_vc;
   logic [NumNodes-1:0][NumLinks-1:0][NumVcs-1:0]    rx_credit, tx_credit;
+  logic [NumNodes-1:0][NumLinks-1:0]                rx_slot_valid, tx_slot_valid;
+  logic [NumNodes-1:0][NumLinks-1:0][canopy_pkg::HdrTreeBits-1:0] rx_slot_tree, tx_slot_tree;
 
   canopy_torus_links #(
     .NumDims (NumDims), .SizeX (SizeX), .SizeY (SizeY), .SizeZ (SizeZ), .SizeW (SizeW),
@@ -85,7 +87,9 @@ module canopy_node_fabric #(
     .tx_valid_i (tx_valid), .tx_flit_i (tx_flit), .tx_last_i (tx_last), .tx_vc_i (tx_vc),
     .tx_credit_o (tx_credit),
     .rx_valid_o (rx_valid), .rx_flit_o (rx_flit), .rx_last_o (rx_last), .rx_vc_o (rx_vc),
-    .rx_credit_i (rx_credit)
+    .rx_credit_i (rx_credit),
+    .rx_slot_valid_i (rx_slot_valid), .rx_slot_tree_i (rx_slot_tree),
+    .tx_slot_valid_o (tx_slot_valid), .tx_slot_tree_o (tx_slot_tree)
   );
 
   // The harness uses one AXI ID; IDs, cache and protection attributes are not modelled.
@@ -166,7 +170,11 @@ module canopy_node_fabric #(
       .rx_flit_i       (rx_flit[n]),
       .rx_last_i       (rx_last[n]),
       .rx_vc_i         (rx_vc[n]),
-      .rx_credit_o     (rx_credit[n])
+      .rx_credit_o     (rx_credit[n]),
+      .rx_slot_credit_valid_o (rx_slot_valid[n]),
+      .rx_slot_credit_tree_o  (rx_slot_tree[n]),
+      .tx_slot_credit_valid_i (tx_slot_valid[n]),
+      .tx_slot_credit_tree_i  (tx_slot_tree[n])
     );
   end
 endmodule

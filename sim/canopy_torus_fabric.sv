@@ -56,6 +56,8 @@ module canopy_torus_fabric #(
   logic [NumNodes-1:0][NumLinks-1:0][FlitWidth-1:0] rx_flit, tx_flit;
   logic [NumNodes-1:0][NumLinks-1:0][VcW-1:0]       rx_vc, tx_vc;
   logic [NumNodes-1:0][NumLinks-1:0][NumVcs-1:0]    rx_credit, tx_credit;
+  logic [NumNodes-1:0][NumLinks-1:0]                rx_slot_valid, tx_slot_valid;
+  logic [NumNodes-1:0][NumLinks-1:0][canopy_pkg::HdrTreeBits-1:0] rx_slot_tree, tx_slot_tree;
 
   canopy_torus_links #(
     .NumDims (NumDims), .SizeX (SizeX), .SizeY (SizeY), .SizeZ (SizeZ), .SizeW (SizeW),
@@ -65,10 +67,18 @@ module canopy_torus_fabric #(
     .tx_valid_i (tx_valid), .tx_flit_i (tx_flit), .tx_last_i (tx_last), .tx_vc_i (tx_vc),
     .tx_credit_o (tx_credit),
     .rx_valid_o (rx_valid), .rx_flit_o (rx_flit), .rx_last_o (rx_last), .rx_vc_o (rx_vc),
-    .rx_credit_i (rx_credit)
+    .rx_credit_i (rx_credit),
+    .rx_slot_valid_i (rx_slot_valid), .rx_slot_tree_i (rx_slot_tree),
+    .tx_slot_valid_o (tx_slot_valid), .tx_slot_tree_o (tx_slot_tree)
   );
 
+  // The routers' collective tables stay empty here (no host interface writes them): the
+  // collective subnet is exercised through whole nodes (canopy_node_fabric).
   for (genvar n = 0; n < NumNodes; n++) begin : gen_node
+    logic                    unused_local_slot_valid, unused_wok;
+    logic [canopy_pkg::HdrTreeBits-1:0] unused_local_slot_tree;
+    canopy_pkg::tree_entry_t unused_rentry;
+    logic [31:0]             unused_err_dir, unused_err_tree;
     canopy_router #(
       .NumDims       (NumDims),
       .NumVcs        (NumVcs),
@@ -92,9 +102,21 @@ module canopy_torus_fabric #(
       .tx_last_o      ({ej_last_o[n], tx_last[n]}),
       .tx_vc_o        ({ej_vc_o[n], tx_vc[n]}),
       .tx_credit_i    ({ej_credit_i[n], tx_credit[n]}),
+      .rx_slot_credit_valid_o ({unused_local_slot_valid, rx_slot_valid[n]}),
+      .rx_slot_credit_tree_o  ({unused_local_slot_tree, rx_slot_tree[n]}),
+      .tx_slot_credit_valid_i ({1'b0, tx_slot_valid[n]}),
+      .tx_slot_credit_tree_i  ({canopy_pkg::HdrTreeBits'(0), tx_slot_tree[n]}),
+      .tbl_we_i       (1'b0),
+      .tbl_widx_i     ('0),
+      .tbl_wentry_i   ('0),
+      .tbl_wok_o      (unused_wok),
+      .tbl_ridx_i     ('0),
+      .tbl_rentry_o   (unused_rentry),
       .err_bad_type_o (err_bad_type_o[n]),
       .err_bad_dst_o  (err_bad_dst_o[n]),
-      .err_bad_len_o  (err_bad_len_o[n])
+      .err_bad_len_o  (err_bad_len_o[n]),
+      .err_coll_dir_o (unused_err_dir),
+      .err_coll_tree_o(unused_err_tree)
     );
   end
 endmodule

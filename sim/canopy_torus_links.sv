@@ -8,7 +8,9 @@
 //     router's my_coord_i / torus_size_i take.
 //   - tx_* [n][p] is what node n's port p sends, rx_* [n][p] what it receives; credits
 //     flow the other way (tx_credit_o to the sender, rx_credit_i from the receiver). The
-//     router link protocol passes through unchanged.
+//     router link protocol passes through unchanged. The collective subnet's slot credits
+//     (tx_slot_* from the receiver back to the sender, rx_slot_* delivered) share the
+//     credit path.
 //   - Port 2d (+) of node n feeds port 2d+1 (-) of its + neighbour in dimension d, and port
 //     2d+1 feeds port 2d of its - neighbour, each through a canopy_link_pipe of LinkLatency
 //     cycles. On a ring of 2 both neighbours are the same node, joined by two links.
@@ -27,7 +29,8 @@ module canopy_torus_links #(
   parameter int unsigned NumVcs      = 4,
   localparam int unsigned NumNodes = SizeX * SizeY * SizeZ * SizeW,
   localparam int unsigned NumLinks = 2 * NumDims,
-  localparam int unsigned VcW      = $clog2(NumVcs)
+  localparam int unsigned VcW      = $clog2(NumVcs),
+  localparam int unsigned TreeIdW  = canopy_pkg::HdrTreeBits
 ) (
   input  wire logic                                               clk_i,
   input  wire logic                                               rst_i,
@@ -42,7 +45,12 @@ module canopy_torus_links #(
   output logic      [NumNodes-1:0][NumLinks-1:0][FlitWidth-1:0]   rx_flit_o,
   output logic      [NumNodes-1:0][NumLinks-1:0]                  rx_last_o,
   output logic      [NumNodes-1:0][NumLinks-1:0][VcW-1:0]         rx_vc_o,
-  input  wire logic [NumNodes-1:0][NumLinks-1:0][NumVcs-1:0]      rx_credit_i
+  input  wire logic [NumNodes-1:0][NumLinks-1:0][NumVcs-1:0]      rx_credit_i,
+  // slot credits: [n][p] from node n's port p back toward its peer, and arriving at n's p
+  input  wire logic [NumNodes-1:0][NumLinks-1:0]                  rx_slot_valid_i,
+  input  wire logic [NumNodes-1:0][NumLinks-1:0][TreeIdW-1:0]     rx_slot_tree_i,
+  output logic      [NumNodes-1:0][NumLinks-1:0]                  tx_slot_valid_o,
+  output logic      [NumNodes-1:0][NumLinks-1:0][TreeIdW-1:0]     tx_slot_tree_o
 );
   localparam int unsigned Sizes [4] = '{SizeX, SizeY, SizeZ, SizeW};
   localparam int unsigned Strides [4] = '{1, SizeX, SizeX * SizeY, SizeX * SizeY * SizeZ};
@@ -73,7 +81,8 @@ module canopy_torus_links #(
       canopy_link_pipe #(
         .Latency   (LinkLatency),
         .FlitWidth (FlitWidth),
-        .NumVcs    (NumVcs)
+        .NumVcs    (NumVcs),
+        .CreditW   (NumVcs + 1 + TreeIdW)
       ) u_link (
         .clk_i,
         .rst_i,
@@ -85,8 +94,9 @@ module canopy_torus_links #(
         .out_flit_o   (rx_flit_o[Peer][PeerPort]),
         .out_last_o   (rx_last_o[Peer][PeerPort]),
         .out_vc_o     (rx_vc_o[Peer][PeerPort]),
-        .credit_in_i  (rx_credit_i[Peer][PeerPort]),
-        .credit_out_o (tx_credit_o[n][p])
+        .credit_in_i  ({rx_slot_tree_i[Peer][PeerPort], rx_slot_valid_i[Peer][PeerPort],
+                        rx_credit_i[Peer][PeerPort]}),
+        .credit_out_o ({tx_slot_tree_o[n][p], tx_slot_valid_o[n][p], tx_credit_o[n][p]})
       );
     end
   end

@@ -46,9 +46,8 @@ def declare():
         Test("hostif", "make --no-print-directory hostif-tests", timeout=900),
         Test("driver-pci", "make --no-print-directory pci-tests", timeout=300),
         # Fabric manager: trees, write-time rule and global checks, host only (sanitizers).
-        Test("fw-tree", "build/tests/fw/fm_tree_test", ["build/tests/fw/fm_tree_test -f fw/fw.mk"], timeout=120),
-        Test("fw-program", "build/tests/fw/fm_program_test", ["build/tests/fw/fm_program_test -f fw/fw.mk"],
-             timeout=120),
+        Test("fw-tree", "build/tests/fw/fm_tree_test", ["build/tests/fw/fm_tree_test"], timeout=120),
+        Test("fw-program", "build/tests/fw/fm_program_test", ["build/tests/fw/fm_program_test"], timeout=120),
     ]
     # Every node to every other node, payload byte-exact and in order per pair.
     for torus in ("4", "2x2", "3x3", "4x4", "2x2x2"):

@@ -45,6 +45,14 @@ struct canopy_dev {
     uint64_t puts_issued, failed_seen;
     /* Ejection ring consumer. */
     uint64_t ej_head;
+    /* Collectives: per-tree completion counters (written by the device) and what this
+     * node knows of each tree it attached. */
+    struct canopy_dma_region coll;
+    struct coll_tree {
+        int attached, root;
+        uint32_t entry;
+        uint32_t expect;   /* broadcast packets this node will have received */
+    } trees[CANOPY_MAX_TREES];
 };
 
 /* ------------------------------------------------------------------ status text */
@@ -64,6 +72,7 @@ const char *canopy_strerror(int status)
     case CANOPY_EREFUSED: return "a target refused a put (outside its window)";
     case CANOPY_EAGAIN: return "nothing available yet";
     case CANOPY_EPERM: return "permission denied by the operating system";
+    case CANOPY_ENOTREE: return "collective tree not set up on this node";
     default: return "unknown canopy status";
     }
 }
@@ -164,7 +173,8 @@ static int setup_host_structures(canopy_dev *dev)
 {
     int rc;
     if ((rc = dev->hal.ops->dma_alloc(&dev->hal, WB_BYTES, &dev->wb)) ||
-        (rc = dev->hal.ops->dma_alloc(&dev->hal, EJ_ENTRIES * EJ_ENTRY_BYTES, &dev->ej)))
+        (rc = dev->hal.ops->dma_alloc(&dev->hal, EJ_ENTRIES * EJ_ENTRY_BYTES, &dev->ej)) ||
+        (rc = dev->hal.ops->dma_alloc(&dev->hal, CANOPY_MAX_TREES * 8, &dev->coll)))
         return rc;
     /* Seed the writeback block with the device's current values, so waits are right even
      * before the device's first writeback, and take them as this handle's baselines. */
@@ -180,10 +190,12 @@ static int setup_host_structures(canopy_dev *dev)
     dev->puts_issued = acked;
     dev->failed_seen = failed;
     if ((rc = csr_write(dev, CANOPY_REG_WB_BASE, dev->wb.bus)) || (rc = csr_write(dev, CANOPY_REG_EJ_BASE, dev->ej.bus)) ||
-        (rc = csr_write(dev, CANOPY_REG_EJ_ENTRIES, EJ_ENTRIES)))
+        (rc = csr_write(dev, CANOPY_REG_EJ_ENTRIES, EJ_ENTRIES)) ||
+        (rc = csr_write(dev, CANOPY_REG_COLL_WB_BASE, dev->coll.bus)))
         return rc;
     return CANOPY_OK;
 }
+
 
 int canopy_open(canopy_dev **out, const struct canopy_open_opts *opts)
 {
@@ -231,6 +243,7 @@ int canopy_close(canopy_dev **devp)
     csr_write(dev, CANOPY_REG_WIN_SIZE, 0);
     csr_write(dev, CANOPY_REG_EJ_ENTRIES, 0);
     csr_write(dev, CANOPY_REG_WB_BASE, 0);
+    csr_write(dev, CANOPY_REG_COLL_WB_BASE, 0);
     uint64_t fence;
     csr_read(dev, CANOPY_REG_ID, &fence); /* non-posted: the writes above have landed */
     dev->hal.ops->close(&dev->hal);
@@ -280,6 +293,8 @@ int canopy_counters(canopy_dev *dev, struct canopy_counters *c)
         {CANOPY_REG_TX_FLITS, &c->tx_flits},           {CANOPY_REG_RX_PKTS, &c->rx_pkts},
         {CANOPY_REG_RX_FLITS, &c->rx_flits},           {CANOPY_REG_RX_PUTS, &c->rx_puts},
         {CANOPY_REG_PUTS_ACKED, &c->puts_acked},       {CANOPY_REG_PUTS_FAILED, &c->puts_failed},
+        {CANOPY_REG_ERR_TREE_WRITE, &c->err_tree_write}, {CANOPY_REG_ERR_COLL_DIR, &c->err_coll_dir},
+        {CANOPY_REG_ERR_COLL_TREE, &c->err_coll_tree},   {CANOPY_REG_RX_BCASTS, &c->rx_bcasts},
     };
     for (size_t i = 0; i < sizeof regs / sizeof regs[0]; ++i) {
         if ((rc = csr_read(dev, regs[i].off, regs[i].dst))) return rc;
@@ -491,4 +506,141 @@ int canopy_wait_u64(canopy_dev *dev, const volatile uint64_t *addr, int cmp, uin
     const uint8_t *a = (const uint8_t *)(uintptr_t)addr, *w = dev->win.vaddr;
     if (!w || a < w || a + 8 > w + dev->win.size) return CANOPY_ENOTREG;
     return dev->hal.ops->wait(&dev->hal, addr, ~0ull, cmp, value, timeout_ns);
+}
+
+/* ------------------------------------------------------------------ collectives */
+int canopy_tree_write(canopy_dev *dev, unsigned tree, uint32_t entry)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (tree >= dev->caps.trees) return CANOPY_ERANGE;
+    uint64_t status;
+    if ((rc = csr_write(dev, CANOPY_REG_TREE_SEL, tree)) || (rc = csr_write(dev, CANOPY_REG_TREE_ENTRY, entry)) ||
+        (rc = csr_read(dev, CANOPY_REG_STATUS, &status))) /* non-posted: the write has been judged */
+        return rc;
+    return CANOPY_FIELD(status, STATUS, TREE_REFUSED) ? CANOPY_EREFUSED : CANOPY_OK;
+}
+
+int canopy_tree_read(canopy_dev *dev, unsigned tree, uint32_t *entry)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (!entry) return CANOPY_EINVAL;
+    if (tree >= dev->caps.trees) return CANOPY_ERANGE;
+    uint64_t v;
+    if ((rc = csr_write(dev, CANOPY_REG_TREE_SEL, tree)) || (rc = csr_read(dev, CANOPY_REG_TREE_READ, &v))) return rc;
+    *entry = (uint32_t)v;
+    return CANOPY_OK;
+}
+
+int canopy_tree_write_remote(canopy_dev *dev, int node, unsigned tree, uint32_t entry)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (node < 0 || node >= dev->nodes || tree >= dev->caps.trees) return CANOPY_ERANGE;
+    uint64_t hdr[2] = {0, 0};
+    canopy_hdr_set_ptype(hdr, CANOPY_PKT_CONFIG);
+    canopy_hdr_set_flags(hdr, CANOPY_FLAG_ACK_REQ);
+    canopy_hdr_set_dst(hdr, packed_coords(dev, node));
+    canopy_hdr_set_src(hdr, packed_coords(dev, dev->node));
+    canopy_hdr_set_tree(hdr, tree);
+    canopy_hdr_set_offset(hdr, entry);
+    if ((rc = inject_packet(dev, hdr, 2, CANOPY_VC_P2P_LO))) return rc;
+    ++dev->puts_issued; /* acknowledged like a put: canopy_quiet confirms it */
+    return ring_doorbell(dev);
+}
+
+int canopy_tree_attach(canopy_dev *dev, unsigned tree, int root_node)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (tree >= dev->caps.trees || root_node < 0 || root_node >= dev->nodes) return CANOPY_ERANGE;
+    struct coll_tree *t = &dev->trees[tree];
+    if ((rc = canopy_tree_read(dev, tree, &t->entry))) return rc;
+    if (!canopy_tree_get_valid(t->entry)) return CANOPY_ENOTREE;
+    t->attached = 1;
+    t->root = root_node;
+    t->expect = 0;
+    /* The device restarted this tree's counter when the entry was written; its next
+     * write to this word is 1. */
+    ((volatile uint64_t *)dev->coll.vaddr)[tree] = 0;
+    return CANOPY_OK;
+}
+
+static int tree_member(const struct coll_tree *t, unsigned group)
+{
+    return !canopy_tree_get_transit(t->entry) && ((canopy_tree_get_groups(t->entry) >> group) & 1u);
+}
+
+int canopy_bcast(canopy_dev *dev, const struct canopy_bcast_args *a, struct canopy_coll *done)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (!a || !done || a->size == 0 || (a->flags & ~CANOPY_BCAST_SKIP_SRC) || a->group >= CANOPY_MAX_GROUPS)
+        return CANOPY_EINVAL;
+    if (a->tree >= dev->caps.trees || a->root < 0 || a->root >= dev->nodes) return CANOPY_ERANGE;
+    struct coll_tree *t = &dev->trees[a->tree];
+    if (!t->attached) return CANOPY_ENOTREE;
+    const uint64_t offset_limit = (uint64_t)1 << CANOPY_HDR_OFFSET_WIDTH;
+    if (a->offset >= offset_limit || a->size > offset_limit - a->offset) return CANOPY_ERANGE;
+    const int i_am_root = a->root == dev->node;
+    const int receive = tree_member(t, a->group) && !(i_am_root && (a->flags & CANOPY_BCAST_SKIP_SRC));
+    if (receive && (!dev->win.vaddr || a->offset + a->size > dev->win.size)) return CANOPY_ERANGE;
+    if (i_am_root && !a->src) return CANOPY_EINVAL;
+    if (i_am_root && canopy_tree_get_transit(t->entry)) return CANOPY_EINVAL; /* a transit host never sends */
+
+    const size_t mp = dev->caps.max_payload;
+    const uint32_t npkts = (uint32_t)((a->size + mp - 1) / mp);
+    if (i_am_root) {
+        const uint8_t *p = a->src;
+        uint64_t flits[2 + CANOPY_PKT_MAX_PAYLOAD / 8];
+        for (size_t off = 0; off < a->size;) {
+            size_t chunk = a->size - off < mp ? a->size - off : mp;
+            memset(flits, 0, sizeof flits);
+            canopy_hdr_set_ptype(flits, CANOPY_PKT_BCAST_REQ);
+            canopy_hdr_set_flags(flits, (a->flags & CANOPY_BCAST_SKIP_SRC) ? CANOPY_FLAG_SKIP_SRC : 0);
+            canopy_hdr_set_dst(flits, packed_coords(dev, t->root)); /* to the tree's root */
+            canopy_hdr_set_src(flits, packed_coords(dev, dev->node));
+            canopy_hdr_set_len(flits, chunk);
+            canopy_hdr_set_tree(flits, a->tree);
+            canopy_hdr_set_offset(flits, a->offset + off);
+            canopy_hdr_set_group(flits, a->group);
+            memcpy(flits + 2, p + off, chunk);
+            if ((rc = inject_packet(dev, flits, 2 + (unsigned)((chunk + 7) / 8), CANOPY_VC_P2P_LO))) return rc;
+            off += chunk;
+        }
+        if ((rc = ring_doorbell(dev))) return rc;
+    }
+    done->tree = a->tree;
+    done->pending = receive;
+    if (receive) t->expect += npkts;
+    done->target = t->expect;
+    return CANOPY_OK;
+}
+
+static uint32_t coll_count(canopy_dev *dev, unsigned tree)
+{
+    return (uint32_t)((volatile uint64_t *)dev->coll.vaddr)[tree];
+}
+
+int canopy_coll_test(canopy_dev *dev, struct canopy_coll *c)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (!c || c->tree >= CANOPY_MAX_TREES) return CANOPY_EINVAL;
+    if (!c->pending) return CANOPY_OK;
+    if ((int32_t)(coll_count(dev, c->tree) - c->target) < 0) return CANOPY_EAGAIN;
+    c->pending = 0;
+    return CANOPY_OK;
+}
+
+int canopy_coll_wait(canopy_dev *dev, struct canopy_coll *c, uint64_t timeout_ns)
+{
+    int rc = canopy_coll_test(dev, c);
+    if (rc != CANOPY_EAGAIN) return rc;
+    /* The counter only grows, from below the target (32-bit: wraps after 4G packets). */
+    volatile uint64_t *w = (volatile uint64_t *)dev->coll.vaddr + c->tree;
+    rc = dev->hal.ops->wait(&dev->hal, w, 0xffffffffull, CANOPY_CMP_GE, c->target, timeout_ns);
+    if (rc) return rc;
+    return canopy_coll_test(dev, c);
 }
