@@ -28,6 +28,13 @@ build/tests/fw/fm_program_test: tests/fw/fm_program_test.c $(FW_SRCS) $(FW_HDRS)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_SAN) tests/fw/fm_program_test.c $(FW_SRCS) -o $@
 
+# On the co-simulation through the real libcanopy (sanitizer build; needs driver/driver.mk,
+# i.e. the top-level Makefile): sim/canopy-run -n 9 --torus 3x3 build/tests/fw/fm_setup_sim
+build/tests/fw/fm_setup_sim: tests/fw/fm_setup_sim.c $(FW_SRCS) $(FW_HDRS) build/driver-asan/libcanopy.a
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_SAN) tests/fw/fm_setup_sim.c $(FW_SRCS) build/driver-asan/libcanopy.a \
+	    -lpciaccess -lpthread -lrt -o $@
+
 .PHONY: fw fw-tests
 fw: build/fw/libcanopy_fm.a
 fw-tests: build/tests/fw/fm_tree_test build/tests/fw/fm_program_test
