@@ -57,6 +57,7 @@ void canopy_fm_coords(const struct canopy_fm_torus *t, unsigned node, unsigned c
 {
     for (unsigned d = 0; d < CANOPY_MAX_DIMS; ++d) {
         unsigned k = dim_size(t, d);
+        if (k == 0) k = 1; /* a malformed torus: no division by zero */
         coords[d] = node % k;
         node /= k;
     }
