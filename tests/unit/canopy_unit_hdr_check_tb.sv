@@ -12,6 +12,7 @@ module canopy_unit_hdr_check_tb #(
   localparam int unsigned MaxFlitsW = 6  // FlitWidth 64: $clog2(2 + 256 / 8 + 1)
 ) (
   input  wire logic [canopy_pkg::WordBits-1:0]                         word0_i,
+  input  wire logic [1:0]                                              vc_i,
   input  wire logic [canopy_pkg::MaxDims-1:0][canopy_pkg::CoordBits:0] torus_size_i,
   output logic      [NumCfg-1:0]                                       bad_type_o,
   output logic      [NumCfg-1:0]                                       bad_dst_o,
@@ -28,8 +29,9 @@ module canopy_unit_hdr_check_tb #(
 
     logic [FlitsW-1:0] flits;
 
-    canopy_hdr_check #(.NumDims(NumDims), .FlitWidth(FlitWidth)) u_dut (
+    canopy_hdr_check #(.NumDims(NumDims), .FlitWidth(FlitWidth), .NumVcs(4)) u_dut (
       .word0_i,
+      .vc_i,
       .torus_size_i,
       .bad_type_o (bad_type_o[k]),
       .bad_dst_o  (bad_dst_o[k]),

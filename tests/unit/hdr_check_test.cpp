@@ -8,14 +8,16 @@
 // Header word 0 is assembled from fields at the bit positions of docs/packet-format.md
 // (ptype 3..0, flags 7..4, dst 23..8 with dimension d in bits 4d+3..4d, src 39..24, len
 // 48..40, tree 54..49, reserved 63..55), other fields random from a fixed seed. Stimulus:
-//   - every type value 0..15;
+//   - every type value 0..15 on every VC 0..3;
 //   - every dst value (all 16 bits) under several torus sizes, including sizes 1 in the
 //     dimensions a small torus lacks and random sizes there (they must not matter);
 //   - every len value 0..511;
 //   - random words under random sizes (1..16 per dimension).
 // For every stimulus and config the outputs must match the model:
-//   bad_type_o = ptype is not a type the router implements: PKT_PUT (1) and PKT_ACK (6),
-//                docs/packet-format.md; every other value, assigned or not, is refused
+//   bad_type_o = ptype is not a type the router implements on the VC it arrived on:
+//                PUT (1), ACK (6), CONFIG (5), BCAST_REQ (3) on P2P_LO/P2P_HI (VC 0, 1),
+//                BCAST (2) on COLL_DOWN (VC 3), nothing on COLL_UP (VC 2) yet
+//                (docs/packet-format.md); every other value, assigned or not, is refused
 //   bad_dst_o  = some dst[d] >= size[d] for d < NumDims, or dst[d] != 0 for d >= NumDims
 //   bad_len_o  = len > 256
 //   flits_o    = ceil(128 / FlitWidth) + ceil(len / (FlitWidth / 8))   (when len <= 256)
@@ -103,9 +105,14 @@ struct Expect {
     unsigned flits;
 };
 
-Expect model(unsigned nd, unsigned flit_width, const Word0 &w, const Sizes &size) {
+constexpr unsigned kPktBcast = 2, kPktBcastReq = 3, kPktConfig = 5, kVcCollDown = 3;
+
+Expect model(unsigned nd, unsigned flit_width, const Word0 &w, const Sizes &size, unsigned vc) {
     Expect e{};
-    e.bad_type = w.ptype != kPktPut && w.ptype != kPktAck;
+    const bool p2p = (vc == 0 || vc == 1) && (w.ptype == kPktPut || w.ptype == kPktAck ||
+                                               w.ptype == kPktConfig || w.ptype == kPktBcastReq);
+    const bool down = vc == kVcCollDown && w.ptype == kPktBcast;
+    e.bad_type = !(p2p || down);
     e.bad_dst = false;
     for (unsigned d = 0; d < kMaxDims; d++) {
         const unsigned c = w.dst_coord(d);
@@ -124,10 +131,12 @@ class HdrCheckTest {
     void run() {
         // Every type value.
         for (unsigned type = 0; type < 16; type++) {
-            for (int i = 0; i < 64; i++) {
-                Word0 w = legal_word(rng_);
-                w.ptype = type;
-                check(w, {16, 16, 16, 16});
+            for (unsigned vc = 0; vc < 4; vc++) {
+                for (int i = 0; i < 16; i++) {
+                    Word0 w = legal_word(rng_);
+                    w.ptype = type;
+                    check(w, {16, 16, 16, 16}, vc);
+                }
             }
         }
         // Every destination value under each set of sizes.
@@ -147,7 +156,10 @@ class HdrCheckTest {
             }
         }
         // Random words.
-        for (unsigned i = 0; i < kRandom; i++) check(random_word(rng_), random_sizes(rng_));
+        for (unsigned i = 0; i < kRandom; i++) {
+            const Word0 w = random_word(rng_);
+            check(w, random_sizes(rng_), static_cast<unsigned>(rng_.below(4)));
+        }
 
         for (unsigned k = 0; k < kNumCfg; k++) {
             const unsigned fw = cfg_flit_width(k), fb = fw / 8;
@@ -166,14 +178,15 @@ class HdrCheckTest {
         std::set<unsigned> flits;
     };
 
-    void check(const Word0 &w, const Sizes &size) {
+    void check(const Word0 &w, const Sizes &size, unsigned vc = 0) {
         tb_.word0_i = w.pack();
+        tb_.vc_i = vc;
         for (unsigned d = 0; d < kMaxDims; d++)
             set_field(tb_.torus_size_i, d * kSizeW, kSizeW, size[d]);
         tb_.eval();
         t_.tick();
         for (unsigned k = 0; k < kNumCfg; k++) {
-            const Expect e = model(cfg_dims(k), cfg_flit_width(k), w, size);
+            const Expect e = model(cfg_dims(k), cfg_flit_width(k), w, size, vc);
             const bool bad_type = get_field(tb_.bad_type_o, k, 1);
             const bool bad_dst = get_field(tb_.bad_dst_o, k, 1);
             const bool bad_len = get_field(tb_.bad_len_o, k, 1);
@@ -182,9 +195,9 @@ class HdrCheckTest {
             if (bad_type != e.bad_type || bad_dst != e.bad_dst || bad_len != e.bad_len ||
                 (!e.bad_len && flits != e.flits))
                 t_.fail("NumDims %u FlitWidth %u, word0 0x%016" PRIx64 " (type %u dst 0x%04x "
-                        "len %u), sizes %ux%ux%ux%u: got bad_type %d bad_dst %d bad_len %d "
+                        "len %u, vc %u), sizes %ux%ux%ux%u: got bad_type %d bad_dst %d bad_len %d "
                         "flits %u, expected %d %d %d %u",
-                        cfg_dims(k), cfg_flit_width(k), w.pack(), w.ptype, w.dst, w.len,
+                        cfg_dims(k), cfg_flit_width(k), w.pack(), w.ptype, w.dst, w.len, vc,
                         size[0], size[1], size[2], size[3], bad_type, bad_dst, bad_len, flits,
                         e.bad_type, e.bad_dst, e.bad_len, e.flits);
             Seen &s = seen_[k];
