@@ -124,20 +124,21 @@ module canopy_coll_unit #(
   );
 
   // ---------------------------------------------------------------- receive queues
-  typedef struct packed {
-    logic [PortW-1:0]     port;
-    logic                 last;
-    logic [FlitWidth-1:0] flit;
-  } rx_entry_t;
-
-  rx_entry_t [NumStreams-1:0] front;
-  logic      [NumStreams-1:0] front_valid, front_pop;
+  // Entries are {port, last, flit}; fronts are kept as flat arrays (Yosys takes no arrays
+  // of structs on ports).
+  localparam int unsigned RxEntryW = PortW + 1 + FlitWidth;
+  logic [NumStreams-1:0][FlitWidth-1:0] front_flit;
+  logic [NumStreams-1:0]                front_last;
+  logic [NumStreams-1:0][PortW-1:0]     front_port;
+  logic [NumStreams-1:0]                front_valid, front_pop;
+  logic [NumStreams-1:0][TreeW-1:0]     front_tree;
 
   for (genvar s = 0; s < NumStreams; s++) begin : gen_rxq
     localparam int unsigned Vc = s == 0 ? canopy_pkg::VcCollUp : canopy_pkg::VcCollDown;
     wire logic unused_ready;
     wire logic [$clog2(RxDepth):0] unused_count;
-    canopy_fifo #(.Width($bits(rx_entry_t)), .Depth(RxDepth)) u_q (
+    logic [RxEntryW-1:0] q_out;
+    canopy_fifo #(.Width(RxEntryW), .Depth(RxDepth)) u_q (
       .clk_i,
       .rst_i,
       .in_valid_i  (rx_valid_i && rx_vc_i == VcW'(Vc)),
@@ -145,9 +146,17 @@ module canopy_coll_unit #(
       .in_data_i   ({rx_port_i, rx_last_i, rx_flit_i}),
       .out_valid_o (front_valid[s]),
       .out_ready_i (front_pop[s]),
-      .out_data_o  (front[s]),
+      .out_data_o  (q_out),
       .count_o     (unused_count)
     );
+    assign front_flit[s] = q_out[FlitWidth-1:0];
+    assign front_last[s] = q_out[FlitWidth];
+    assign front_port[s] = q_out[FlitWidth+1 +: PortW];
+    /* verilator lint_off UNUSEDSIGNAL */  // the tree field only
+    canopy_pkg::hdr_t q_hdr;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign q_hdr         = canopy_pkg::hdr_t'({q_out[FlitWidth-1:0], q_out[FlitWidth-1:0]});
+    assign front_tree[s] = TreeW'(q_hdr.tree);
     `CANOPY_ASSERT(a_rx_credit, !(rx_valid_i && rx_vc_i == VcW'(Vc)) || unused_ready,
                    "collective flit arrived without a credit")
   end
@@ -179,15 +188,13 @@ module canopy_coll_unit #(
   logic [NumStreams-1:0]               mskip_q;   // SKIP_SRC and the source is this node
   logic                                prio_q;    // stream preferred when both can move
 
-  canopy_pkg::hdr_t [NumStreams-1:0] fhdr;  // the front flit read as header word 0 / word 1
   logic [NumStreams-1:0] can_move;
   logic [NumStreams-1:0][TreeW-1:0] ftree;
 
   always_comb begin
     for (int unsigned s = 0; s < NumStreams; s++) begin
       logic slot_free;
-      fhdr[s]  = canopy_pkg::hdr_t'({front[s].flit, front[s].flit});
-      ftree[s] = TreeW'(fhdr[s].tree);
+      ftree[s] = front_tree[s];
       slot_free = 1'b1;
       for (int unsigned t = 0; t < NumTrees; t++) begin
         if (ftree[s] == TreeW'(t) && count_q[t] == CntW'(SlotsPerTree)) slot_free = 1'b0;
@@ -203,18 +210,31 @@ module canopy_coll_unit #(
   assign ms    = (can_move[1] && (!can_move[0] || prio_q)) ? 1'b1 : 1'b0;
   assign mv    = can_move[ms];
   assign mhead = !busy_q[ms];
-  assign look_idx = mhead ? fhdr[ms].tree : mtree_q[ms];
+
+  // The moving stream's front, as a flit and as header words (selected with a mux: Yosys
+  // takes no member of a dynamically indexed struct array).
+  logic [FlitWidth-1:0] mf_flit;
+  logic                 mf_last;
+  logic [PortW-1:0]     mf_port;
+  /* verilator lint_off UNUSEDSIGNAL */  // the fields the unit needs
+  canopy_pkg::hdr_t mh;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign mf_flit = ms ? front_flit[1] : front_flit[0];
+  assign mf_last = ms ? front_last[1] : front_last[0];
+  assign mf_port = ms ? front_port[1] : front_port[0];
+  assign mh      = canopy_pkg::hdr_t'({mf_flit, mf_flit});
+  assign look_idx = mhead ? mh.tree : mtree_q[ms];
   assign front_pop = mv ? (NumStreams'(1) << ms) : '0;
 
   // The head's verdict.
   logic head_tree_ok, head_dir_ok, head_accept;
   always_comb begin
-    head_tree_ok = {1'b0, fhdr[ms].tree} < (TreeIdW + 1)'(NumTrees) && look.valid;
+    head_tree_ok = {1'b0, mh.tree} < (TreeIdW + 1)'(NumTrees) && look.valid;
     if (ms == 1'b0) begin
-      head_dir_ok = fhdr[ms].ptype == canopy_pkg::PKT_BCAST_REQ && look.root;
+      head_dir_ok = mh.ptype == canopy_pkg::PKT_BCAST_REQ && look.root;
     end else begin
-      head_dir_ok = fhdr[ms].ptype == canopy_pkg::PKT_BCAST && !look.root
-                    && front[ms].port == PortW'(look.parent);
+      head_dir_ok = mh.ptype == canopy_pkg::PKT_BCAST && !look.root
+                    && mf_port == PortW'(look.parent);
     end
     head_accept = head_tree_ok && head_dir_ok;
   end
@@ -224,13 +244,13 @@ module canopy_coll_unit #(
   logic                 decide;
   logic                 group_ok;
   logic [NumLanes-1:0]  decide_lanes;
-  wire logic [SlotW-1:0] new_slot = slot_of(TreeW'(fhdr[ms].tree), alloc_ptr_q[TreeW'(fhdr[ms].tree)]);
+  wire logic [SlotW-1:0] new_slot = slot_of(TreeW'(mh.tree), alloc_ptr_q[TreeW'(mh.tree)]);
   always_comb begin
     decide       = mv && busy_q[ms] && !drop_q[ms] && midx_q[ms] == IdxW'(1);
-    group_ok     = {1'b0, fhdr[ms].group} < 9'(canopy_pkg::MaxGroups);
+    group_ok     = {1'b0, mh.group} < 9'(canopy_pkg::MaxGroups);
     decide_lanes = '0;
     decide_lanes[NumLinks-1:0] = look.children[NumLinks-1:0];
-    decide_lanes[LocalLane] = group_ok && look.groups[fhdr[ms].group[2:0]] && !look.transit
+    decide_lanes[LocalLane] = group_ok && look.groups[mh.group[2:0]] && !look.transit
                               && !mskip_q[ms];
     if (!group_ok) decide_lanes = '0;
   end
@@ -254,7 +274,7 @@ module canopy_coll_unit #(
     end else begin
       if (can_move[0] && can_move[1]) prio_q <= !ms;
       if (mv) begin
-        busy_q[ms] <= !front[ms].last;
+        busy_q[ms] <= !mf_last;
         if (mhead) drop_q[ms] <= !head_accept;
       end
     end
@@ -264,8 +284,8 @@ module canopy_coll_unit #(
     if (mv) begin
       if (mhead) begin
         mslot_q[ms] <= new_slot;
-        mtree_q[ms] <= fhdr[ms].tree;
-        mskip_q[ms] <= fhdr[ms].flags[canopy_pkg::FlagSkipSrc] && fhdr[ms].src == my_coord_i;
+        mtree_q[ms] <= mh.tree;
+        mskip_q[ms] <= mh.flags[canopy_pkg::FlagSkipSrc] && mh.src == my_coord_i;
         midx_q[ms]  <= IdxW'(1);
       end else begin
         midx_q[ms]  <= midx_q[ms] + 1'b1;
@@ -302,11 +322,11 @@ module canopy_coll_unit #(
   always_ff @(posedge clk_i) begin
     if (rst_i) drop_cr_q <= 1'b0;
     else       drop_cr_q <= mv && mhead && ms == 1'b1 && !head_accept
-                            && {1'b0, front[ms].port} < (PortW + 1)'(NumLinks);
+                            && {1'b0, mf_port} < (PortW + 1)'(NumLinks);
   end
   always_ff @(posedge clk_i) begin
-    drop_cr_port_q <= front[ms].port;
-    drop_cr_tree_q <= fhdr[ms].tree;
+    drop_cr_port_q <= mf_port;
+    drop_cr_tree_q <= mh.tree;
   end
 
   assign rel      = rel_req != '0 && !drop_cr_q;
@@ -436,7 +456,7 @@ module canopy_coll_unit #(
     .clk_i,
     .we_i    (wm_we),
     .waddr_i (wm_waddr),
-    .wdata_i (front[ms].flit),
+    .wdata_i (mf_flit),
     .re_i    (rd_want != '0),
     .raddr_i (rd_addr_sel),
     .rdata_o (wm_rdata)
@@ -452,16 +472,12 @@ module canopy_coll_unit #(
   end
   wire logic unused_rd_hdr = ^rd_hdr;
 
-  typedef struct packed {
-    logic [SlotW-1:0]     slot;
-    logic                 last;
-    logic [FlitWidth-1:0] flit;
-  } skid_t;
+  localparam int unsigned SkidW = SlotW + 1 + FlitWidth;  // {slot, last, flit}
 
   for (genvar l = 0; l < NumLanes; l++) begin : gen_skid
-    skid_t front_s;
-    logic  unused_ready;
-    canopy_fifo #(.Width($bits(skid_t)), .Depth(SkidDepth)) u_skid (
+    logic [SkidW-1:0] front_s;
+    logic             unused_ready;
+    canopy_fifo #(.Width(SkidW), .Depth(SkidDepth)) u_skid (
       .clk_i,
       .rst_i,
       .in_valid_i  (inflight_q[l]),
@@ -474,8 +490,8 @@ module canopy_coll_unit #(
       .count_o     (skid_count[l])
     );
     assign skid_pop[l]    = lane_grant_i[l];
-    assign lane_flit_o[l] = front_s.flit;
-    assign lane_last_o[l] = front_s.last;
+    assign lane_flit_o[l] = front_s[FlitWidth-1:0];
+    assign lane_last_o[l] = front_s[FlitWidth];
 
     // Lane progress.
     always_ff @(posedge clk_i) begin
@@ -500,8 +516,8 @@ module canopy_coll_unit #(
       inflight_slot_q[l] <= lslot_q[l];
     end
 
-    assign tail_sent[l] = lane_grant_i[l] && front_s.last;
-    assign tail_slot[l] = front_s.slot;
+    assign tail_sent[l] = lane_grant_i[l] && front_s[FlitWidth];
+    assign tail_slot[l] = front_s[FlitWidth+1 +: SlotW];
 
     `CANOPY_ASSERT(a_skid_room, !inflight_q[l] || unused_ready, "lane skid queue overflow")
     `CANOPY_ASSERT(a_grant_valid, !lane_grant_i[l] || lane_valid_o[l], "lane granted with nothing to send")
@@ -527,7 +543,7 @@ module canopy_coll_unit #(
 
   // ---------------------------------------------------------------- slot bookkeeping
   wire logic alloc = mv && mhead && head_accept;
-  wire logic [TreeW-1:0] alloc_tree = TreeW'(fhdr[ms].tree);
+  wire logic [TreeW-1:0] alloc_tree = TreeW'(mh.tree);
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -567,22 +583,22 @@ module canopy_coll_unit #(
     for (int unsigned k = 0; k < NumSlots; k++) begin
       if (alloc && new_slot == SlotW'(k)) begin
         decided_q[k]     <= 1'b0;
-        complete_q[k]    <= front[ms].last;
+        complete_q[k]    <= mf_last;
         words_q[k]       <= IdxW'(1);
-        inport_q[k]      <= front[ms].port;
-        credit_back_q[k] <= ms == 1'b1 && {1'b0, front[ms].port} < (PortW + 1)'(NumLinks);
+        inport_q[k]      <= mf_port;
+        credit_back_q[k] <= ms == 1'b1 && {1'b0, mf_port} < (PortW + 1)'(NumLinks);
       end else if (mv && !mhead && !drop_q[ms] && mslot_q[ms] == SlotW'(k)) begin
         words_q[k]    <= midx_q[ms] + 1'b1;
-        complete_q[k] <= front[ms].last;
+        complete_q[k] <= mf_last;
         if (decide) decided_q[k] <= 1'b1;
       end
       // A packet that ends before its header is whole goes nowhere.
-      if (alloc && new_slot == SlotW'(k) && front[ms].last) decided_q[k] <= 1'b1;
+      if (alloc && new_slot == SlotW'(k) && mf_last) decided_q[k] <= 1'b1;
     end
   end
 
   `CANOPY_ASSERT(a_down_has_slot, !(front_valid[1] && !busy_q[1]) || can_move[1]
-                                   || !(front[1].port < PortW'(NumLinks)),
+                                   || !(front_port[1] < PortW'(NumLinks)),
                  "a broadcast from a link found no free slot: slot credits broken")
 endmodule
 
