@@ -74,6 +74,14 @@ def declare():
         t.append(Test(f"driver-{torus}-adversarial", f"{run} build/tests/driver/adversarial", build))
         t.append(Test(f"driver-{torus}-misuse", f"{run} build/tests/driver/misuse", build))
         t.append(Test(f"driver-{torus}-rings", f"{run} build/tests/driver/rings", build))
+    # Hardware broadcast from every root (fabric manager trees, both programming modes).
+    for torus, args in (("3x3", ""), ("2x2x2", ""), ("4x4", " --sizes 1,257,4096 --big 65536")):
+        nodes = math.prod(int(k) for k in torus.split("x"))
+        t.append(Test(f"driver-{torus}-bcast",
+                      f"sim/canopy-run -n {nodes} --torus {torus} build/tests/driver/bcast{args}",
+                      drv + [cosim_make(torus)], timeout=900))
+    t.append(Test("fw-setup-3x3", "sim/canopy-run -n 9 --torus 3x3 build/tests/fw/fm_setup_sim",
+                  ["build/tests/fw/fm_setup_sim", cosim_make("3x3")]))
     t.append(Test("driver-3x3-demo", "sim/canopy-run -n 9 --torus 3x3 build/driver/examples/put_demo",
                   drv + [cosim_make("3x3")]))
     t.append(Test("driver-3x3-determinism",
