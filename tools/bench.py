@@ -66,34 +66,12 @@ BCAST_RUNS = [
     ("3x3", []),
     ("4x4x4", ["--reps", "1"]),
 ]
-BCAST_CFLAGS = "-std=c11 -D_GNU_SOURCE -Wall -Wextra -O2 -g -Idriver/include -Isim/include"
-BCAST_LIBS = "build/driver/libcanopy.a -lpciaccess -lpthread -lrt"
 
 
-def bcast_hw_ready():
-    """canopy_bcast implemented in libcanopy and the fabric manager present."""
-    core = os.path.join(ROOT, "driver", "src", "core.c")
-    fm_h = os.path.join(ROOT, "fw", "include", "canopy_fm.h")
-    fm_src = os.path.join(ROOT, "fw", "src")
-    if not (os.path.exists(core) and os.path.exists(fm_h) and os.path.isdir(fm_src)):
-        return False
-    with open(core) as f:
-        return "canopy_bcast" in f.read()
-
-
-def bcast_binaries():
-    """The sw-only program (driver.mk's example rule) and, if it can be built, the one with
-    the hw implementation: fabric manager sources compiled in, -Ifw/include."""
-    sh("make --no-print-directory build/driver/examples/bcast_bench build/driver/libcanopy.a >&2")
-    bins = {impl: "build/driver/examples/bcast_bench" for impl in BCAST_IMPLS if impl != "hw"}
-    if bcast_hw_ready():
-        hw = "build/bench/bcast_bench_hw"
-        os.makedirs(os.path.join(ROOT, "build", "bench"), exist_ok=True)
-        sh(f"gcc {BCAST_CFLAGS} -Ifw/include driver/examples/bcast_bench.c fw/src/*.c {BCAST_LIBS} -o {hw} >&2")
-        bins["hw"] = hw
-    else:
-        sys.stderr.write("bench: bcast hw skipped (canopy_bcast not in driver/src/core.c or fw/ missing)\n")
-    return bins
+def bcast_binary():
+    """driver/examples/bcast_bench: all implementations (driver.mk links the fabric manager)."""
+    sh("make --no-print-directory build/driver/examples/bcast_bench >&2")
+    return "build/driver/examples/bcast_bench"
 
 
 def bcast_records(torus, extra):
@@ -101,13 +79,14 @@ def bcast_records(torus, extra):
     nodes = 1
     for k in torus.split("x"):
         nodes *= int(k)
-    bins = bcast_binaries()
+    prog = bcast_binary()
     sh(f"make --no-print-directory build/cosim/{torus}-L1/canopy-cosim TORUS={torus} >&2")
     records = []
-    for impl in BCAST_IMPLS:
-        if impl not in bins:
-            continue
-        out = sh(" ".join([f"sim/canopy-run -n {nodes} --torus {torus}", bins[impl], "--impl", impl] + extra))
+    runs = [["--impl", impl] + extra for impl in BCAST_IMPLS]
+    # Zero-load latency per hop of the hardware broadcast and, for scale, of the binomial.
+    runs += [["--impl", impl, "--hop-latency", "1"] for impl in ("hw", "sw-binomial")]
+    for args in runs:
+        out = sh(" ".join([f"sim/canopy-run -n {nodes} --torus {torus}", prog] + args))
         for line in out.splitlines():
             if line.startswith("{"):
                 r = json.loads(line)
@@ -130,6 +109,7 @@ def table(records):
         "fpga-ecp5": ["fmax_mhz", "target_mhz", "luts", "ffs", "brams"],
         "put": ["bytes", "cycles", "link_bytes_per_cycle"],
         "bcast": ["impl", "bytes", "cycles", "link_bytes_per_cycle"],
+        "bcast-hop-latency": ["impl", "cycles_per_hop", "base_cycles", "max_hops"],
     }
     lines = []
     for r in records:
@@ -168,6 +148,15 @@ def render_docs(records):
             L.append(f"| {r['bytes']} | {r['cycles']:.0f} | {r['ns']:.0f} | {r['link_bytes_per_cycle']:.2f} | "
                      f"{100 * r['link_bytes_per_cycle'] / 8:.0f}% |")
     L += bcast_docs(by("bcast"))
+    hop = by("bcast-hop-latency")
+    if hop:
+        L += ["", "### Broadcast latency per hop (zero load, 8-byte payload)", "",
+              "Completion cycle at each node against its depth in the tree (= torus distance "
+              "from the root), least-squares slope; `base` holds the host costs.", "",
+              "| torus | impl | cycles/hop | base cycles | max hops |", "|---|---|---|---|---|"]
+        for r in sorted(hop, key=lambda r: (r["topology"], r["impl"])):
+            L.append(f"| {r['topology']} | {r['impl']} | {r['cycles_per_hop']:.2f} | "
+                     f"{r['base_cycles']:.0f} | {r['max_hops']} |")
     return "\n".join(L) + "\n"
 
 

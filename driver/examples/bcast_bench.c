@@ -334,6 +334,58 @@ static void ring_order(struct bench *b, unsigned k[MAX_DIMS], int *ndims)
     free(co), free(lin2node), free(seq), free(tmp);
 }
 
+/* Zero-load latency per hop: one 8-byte broadcast from the root; every node reports the
+ * cycle its copy completed; node 0 fits completion = base + slope * hops, hops being the
+ * node's torus distance from the root (its depth in the dimension-ordered tree). The host
+ * costs (injection, DMA, polling) are the same at every node and fall into base. */
+static void run_hop_latency(struct bench *b, int impl, const char *torus)
+{
+    const uint64_t seq = 1u << 30;
+    memset(b->win, 0, 64);
+    if (me == b->root) pattern(b->win + b->off_b, 8, seq);
+    barrier(b);
+    uint64_t t = 0;
+    switch (impl) {
+    case SW_BINOMIAL: t = run_binomial(b, 8, seq); break;
+    case SW_SCATTER_ALLGATHER: t = run_scatter_allgather(b, 8, seq); break;
+    case SW_CHAIN: t = run_chain(b, 8, seq); break;
+    default: t = run_hw(b, 8); break;
+    }
+    verify(b, 8, seq, impl_names[impl]);
+    barrier(b);
+    uint64_t rep_words[4] = {t, 0, 0, seq};
+    if (me == 0)
+        memcpy(b->win + b->off_report, rep_words, sizeof rep_words);
+    else
+        must(canopy_put(b->dev, 0, b->off_report + 32u * (unsigned)me, rep_words, sizeof rep_words, 0), "report");
+    if (me != 0) return;
+    unsigned rc[MAX_DIMS], nc[MAX_DIMS], k[MAX_DIMS];
+    int nd = canopy_ndims(b->dev);
+    canopy_coords(b->dev, b->n - 1, k);
+    for (int d = 0; d < nd; ++d) k[d] += 1;
+    canopy_coords(b->dev, b->root, rc);
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    int maxh = 0;
+    for (int s = 0; s < b->n; ++s) {
+        const uint64_t off = b->off_report + 32u * (unsigned)s;
+        must(canopy_wait_u64(b->dev, word(b, off + 24), CANOPY_CMP_EQ, seq, TIMEOUT_NS), "report wait");
+        canopy_coords(b->dev, s, nc);
+        int h = 0;
+        for (int d = 0; d < nd; ++d) {
+            unsigned dist = nc[d] > rc[d] ? nc[d] - rc[d] : rc[d] - nc[d];
+            h += (int)(dist < k[d] - dist ? dist : k[d] - dist);
+        }
+        if (h > maxh) maxh = h;
+        const double x = h, y = (double)word(b, off)[0];
+        sx += x, sy += y, sxx += x * x, sxy += x * y;
+    }
+    const double n = b->n, slope = (n * sxy - sx * sy) / (n * sxx - sx * sx), base = (sy - slope * sx) / n;
+    printf("{\"bench\": \"bcast-hop-latency\", \"impl\": \"%s\", \"torus\": \"%s\", \"nodes\": %d, "
+           "\"root\": %d, \"bytes\": 8, \"cycles_per_hop\": %.2f, \"base_cycles\": %.1f, \"max_hops\": %d}\n",
+           impl_names[impl], torus, b->n, b->root, slope, base, maxh);
+    fflush(stdout);
+}
+
 static int cmp_u64(const void *x, const void *y)
 {
     uint64_t a = *(const uint64_t *)x, c = *(const uint64_t *)y;
@@ -349,7 +401,7 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-    int impl = -1, reps = 3, large_reps = 1;
+    int impl = -1, reps = 3, large_reps = 1, hop_latency = 0;
     size_t sizes[64], nsizes = 0, seg = 0; /* 0: chain_seg's default */
     struct bench b = {.root = 0};
     for (int i = 1; i < argc; ++i) {
@@ -362,6 +414,8 @@ int main(int argc, char **argv)
             if (impl < 0) usage();
         } else if (!strcmp(a, "--root")) {
             b.root = atoi(v);
+        } else if (!strcmp(a, "--hop-latency")) {
+            hop_latency = atoi(v);
         } else if (!strcmp(a, "--reps")) {
             reps = atoi(v);
         } else if (!strcmp(a, "--large-reps")) {
@@ -430,6 +484,10 @@ int main(int argc, char **argv)
 
     const double ns_per_cycle = (double)canopy_time_ns(b.dev) / (double)canopy_cycles(b.dev);
     uint64_t seq = 0;
+    if (hop_latency) {
+        run_hop_latency(&b, impl, torus);
+        nsizes = 0;
+    }
     for (size_t si = 0; si < nsizes; ++si) {
         const size_t bytes = sizes[si];
         const int nrep = bytes >= 65536 ? large_reps : reps;
