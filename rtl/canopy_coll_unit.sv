@@ -396,12 +396,15 @@ module canopy_coll_unit #(
   logic [NumLanes-1:0]               tail_sent;   // a lane sent a slot's last flit
   logic [NumLanes-1:0][SlotW-1:0]    tail_slot;
 
-  // Read port: lanes with a word to read and room for it; the winner's address is read and
-  // every lane wanting the same word takes it.
-  logic [NumLanes-1:0]             rd_want, rd_take, rd_grant;
+  // Read ports: the link lanes share one: among those with a word to read and room for it,
+  // the winner's address is read and every link lane wanting the same word takes it (lanes
+  // of one tree run in step). The local lane, whose pace is the host's DMA, has a read port
+  // of its own (a second copy of the memory), so it never splits the links' reads.
+  logic [NumLanes-1:0]             rd_want, rd_take;
+  logic [NumLinks-1:0]             rd_grant;
   logic [NumLanes-1:0][AddrW-1:0]  rd_addr;
   logic [NumLanes-1:0]             rd_last;
-  logic [$clog2(NumLanes)-1:0]     rd_idx;
+  logic [$clog2(NumLinks)-1:0]     rd_idx;
   logic [NumLanes-1:0][$clog2(SkidDepth):0] skid_count;
   logic [NumLanes-1:0]             skid_pop;
 
@@ -436,41 +439,40 @@ module canopy_coll_unit #(
     assign rd_last[l] = complete && lidx_q[l] + 1'b1 == words;
   end
 
-  canopy_rr_arbiter #(.NumReq(NumLanes)) u_rd_arb (
+  canopy_rr_arbiter #(.NumReq(NumLinks)) u_rd_arb (
     .clk_i,
     .rst_i,
-    .req_i       (rd_want),
-    .advance_i   (rd_want != '0),
+    .req_i       (rd_want[NumLinks-1:0]),
+    .advance_i   (rd_want[NumLinks-1:0] != '0),
     .grant_o     (rd_grant),
     .grant_idx_o (rd_idx)
   );
   wire logic [AddrW-1:0] rd_addr_sel = rd_addr[rd_idx];
   always_comb begin
-    for (int unsigned l = 0; l < NumLanes; l++) rd_take[l] = rd_want[l] && rd_addr[l] == rd_addr_sel;
+    for (int unsigned l = 0; l < NumLinks; l++) rd_take[l] = rd_want[l] && rd_addr[l] == rd_addr_sel;
+    rd_take[LocalLane] = rd_want[LocalLane];
   end
   wire logic unused_rd_grant = ^rd_grant;
 
   // ---------------------------------------------------------------- working memory
-  logic [FlitWidth-1:0] wm_rdata;
-  canopy_sdp_ram #(.Width(FlitWidth), .Depth(NumSlots * SlotWords)) u_wm (
-    .clk_i,
-    .we_i    (wm_we),
-    .waddr_i (wm_waddr),
-    .wdata_i (mf_flit),
-    .re_i    (rd_want != '0),
-    .raddr_i (rd_addr_sel),
-    .rdata_o (wm_rdata)
-  );
-
-  // The copy sent is always a downward broadcast: at the root a request turns into one.
-  canopy_pkg::hdr_t rd_hdr;
-  assign rd_hdr = canopy_pkg::hdr_t'({wm_rdata, wm_rdata});
-  logic [FlitWidth-1:0] rd_head_word;
-  always_comb begin
-    rd_head_word = wm_rdata;
-    rd_head_word[canopy_pkg::HdrPtypeBits-1:0] = canopy_pkg::PKT_BCAST;
+  // Two copies written alike: one read by the link lanes, one by the local lane.
+  logic [1:0][FlitWidth-1:0] wm_rdata, rd_head_word;
+  for (genvar c = 0; c < 2; c++) begin : gen_wm
+    canopy_sdp_ram #(.Width(FlitWidth), .Depth(NumSlots * SlotWords)) u_wm (
+      .clk_i,
+      .we_i    (wm_we),
+      .waddr_i (wm_waddr),
+      .wdata_i (mf_flit),
+      .re_i    (c == 0 ? rd_want[NumLinks-1:0] != '0 : rd_want[LocalLane]),
+      .raddr_i (c == 0 ? rd_addr_sel : rd_addr[LocalLane]),
+      .rdata_o (wm_rdata[c])
+    );
+    // The copy sent is always a downward broadcast: at the root a request turns into one.
+    always_comb begin
+      rd_head_word[c] = wm_rdata[c];
+      rd_head_word[c][canopy_pkg::HdrPtypeBits-1:0] = canopy_pkg::PKT_BCAST;
+    end
   end
-  wire logic unused_rd_hdr = ^rd_hdr;
 
   localparam int unsigned SkidW = SlotW + 1 + FlitWidth;  // {slot, last, flit}
 
@@ -483,7 +485,7 @@ module canopy_coll_unit #(
       .in_valid_i  (inflight_q[l]),
       .in_ready_o  (unused_ready),
       .in_data_i   ({inflight_slot_q[l], inflight_last_q[l],
-                     inflight_head_q[l] ? rd_head_word : wm_rdata}),
+                     inflight_head_q[l] ? rd_head_word[l == LocalLane] : wm_rdata[l == LocalLane]}),
       .out_valid_o (lane_valid_o[l]),
       .out_ready_i (skid_pop[l]),
       .out_data_o  (front_s),
