@@ -5,8 +5,8 @@
 //     from the same inputs, whether the write is accepted; a refused write (the entry
 //     breaks a rule below, or widx_i >= NumTrees) leaves the table unchanged. The writer
 //     counts refusals; this block only judges.
-//   - ridx_i / rentry_o and lidx_i / lentry_o: two combinational read ports (the CSR
-//     read-back and the collective unit's lookup); an index beyond NumTrees reads as an
+//   - ridx_i / rentry_o, lidx_i / lentry_o, l2idx_i / l2entry_o: three combinational read
+//     ports (the CSR read-back, the collective unit's and the reduce engine's lookups); an index beyond NumTrees reads as an
 //     invalid (all-zero) entry.
 // Write-time rules of 002 for a valid entry: ports name links of this torus (< 2*NumDims);
 // a non-root entry's children lie in dimensions after its parent's dimension, or are the
@@ -31,7 +31,9 @@ module canopy_coll_table #(
   input  wire logic [IdxW-1:0]           ridx_i,
   output canopy_pkg::tree_entry_t        rentry_o,
   input  wire logic [IdxW-1:0]           lidx_i,
-  output canopy_pkg::tree_entry_t        lentry_o
+  output canopy_pkg::tree_entry_t        lentry_o,
+  input  wire logic [IdxW-1:0]           l2idx_i,
+  output canopy_pkg::tree_entry_t        l2entry_o
 );
   localparam int unsigned NumLinks = 2 * NumDims;
 
@@ -76,11 +78,13 @@ module canopy_coll_table #(
 
   // Reads select by comparison (see canopy_router_input: no multipliers from indexing).
   always_comb begin
-    rentry_o = '0;
-    lentry_o = '0;
+    rentry_o  = '0;
+    lentry_o  = '0;
+    l2entry_o = '0;
     for (int unsigned t = 0; t < NumTrees; t++) begin
-      if (ridx_i == IdxW'(t)) rentry_o = table_q[t];
-      if (lidx_i == IdxW'(t)) lentry_o = table_q[t];
+      if (ridx_i == IdxW'(t))  rentry_o  = table_q[t];
+      if (lidx_i == IdxW'(t))  lentry_o  = table_q[t];
+      if (l2idx_i == IdxW'(t)) l2entry_o = table_q[t];
     end
   end
 

@@ -15,7 +15,16 @@
 //     slot_credit_*_i[p]: the same from the child on p. A lane sends a packet of tree t
 //     to a child only while it holds one of the child's SlotsPerTree credits for t.
 //   - tbl_*: the routing table's write port (see canopy_coll_table) and read-back port.
-//   - err_dir_o, err_tree_o: one pulse per dropped packet (see below).
+//   - up_*: the reduce engine's contributions for the parent (valid/ready whole packets
+//     on VC COLL_UP through router output up_port_o; up_grant_i takes a flit).
+//   - err_dir_o, err_tree_o: pulses per dropped packet, [0] from the broadcast path, [1]
+//     from the reduce engine (see below and canopy_reduce_engine); err_reduce_o: a reduce
+//     contribution refused or disagreeing.
+//
+// COLL_UP also carries reduce contributions (hop by hop, from children and the host): a
+// REDUCE packet at the head of that queue goes to the reduce engine (canopy_reduce_engine),
+// whose contributions for the parent leave through the up lane and whose results (at a
+// root) enter the mover as a third stream, to be broadcast down the tree like a request.
 //
 // Data path (000): receive queues (one per VC) -> a mover that writes each packet into a
 // slot of the working memory -> per slot, one pending bit per output that must send it
@@ -77,8 +86,15 @@ module canopy_coll_unit #(
   input  wire logic [TreeIdW-1:0]                    tbl_ridx_i,
   output canopy_pkg::tree_entry_t                    tbl_rentry_o,
 
-  output logic                                       err_dir_o,
-  output logic                                       err_tree_o
+  output logic                                       up_valid_o,
+  output logic      [FlitWidth-1:0]                  up_flit_o,
+  output logic                                       up_last_o,
+  output logic      [PortW-1:0]                      up_port_o,
+  input  wire logic                                  up_grant_i,
+
+  output logic      [1:0]                            err_dir_o,
+  output logic      [1:0]                            err_tree_o,
+  output logic                                       err_reduce_o
 );
   localparam int unsigned LocalLane = NumLinks;
   localparam int unsigned SlotWords = canopy_pkg::HeaderBits / 64 + canopy_pkg::MaxPayloadBytes / 8;
@@ -89,7 +105,8 @@ module canopy_coll_unit #(
   localparam int unsigned CntW      = $clog2(SlotsPerTree + 1);
   localparam int unsigned TreeW     = NumTrees > 1 ? $clog2(NumTrees) : 1;
   localparam int unsigned AddrW     = $clog2(NumSlots * SlotWords);
-  localparam int unsigned NumStreams = 2;  // 0: requests (COLL_UP), 1: broadcasts (COLL_DOWN)
+  localparam int unsigned NumStreams = 3;  // 0: requests (COLL_UP), 1: broadcasts (COLL_DOWN),
+                                           // 2: reduce results (from the reduce engine, at a root)
   localparam int unsigned SkidDepth = 4;
 
   `CANOPY_STATIC_ASSERT(gen_width_check, FlitWidth == 64, "the collective unit needs 64-bit flits")
@@ -120,20 +137,20 @@ module canopy_coll_unit #(
     .ridx_i   (tbl_ridx_i),
     .rentry_o (tbl_rentry_o),
     .lidx_i   (look_idx),
-    .lentry_o (look)
+    .lentry_o (look),
+    .l2idx_i  (eng_look_idx),
+    .l2entry_o(eng_look)
   );
 
   // ---------------------------------------------------------------- receive queues
   // Entries are {port, last, flit}; fronts are kept as flat arrays (Yosys takes no arrays
   // of structs on ports).
   localparam int unsigned RxEntryW = PortW + 1 + FlitWidth;
-  logic [NumStreams-1:0][FlitWidth-1:0] front_flit;
-  logic [NumStreams-1:0]                front_last;
-  logic [NumStreams-1:0][PortW-1:0]     front_port;
-  logic [NumStreams-1:0]                front_valid, front_pop;
-  logic [NumStreams-1:0][TreeW-1:0]     front_tree;
+  logic [1:0][FlitWidth-1:0] q_flit;
+  logic [1:0]                q_last, q_valid, q_pop;
+  logic [1:0][PortW-1:0]     q_port;
 
-  for (genvar s = 0; s < NumStreams; s++) begin : gen_rxq
+  for (genvar s = 0; s < 2; s++) begin : gen_rxq
     localparam int unsigned Vc = s == 0 ? canopy_pkg::VcCollUp : canopy_pkg::VcCollDown;
     wire logic unused_ready;
     wire logic [$clog2(RxDepth):0] unused_count;
@@ -144,19 +161,14 @@ module canopy_coll_unit #(
       .in_valid_i  (rx_valid_i && rx_vc_i == VcW'(Vc)),
       .in_ready_o  (unused_ready),
       .in_data_i   ({rx_port_i, rx_last_i, rx_flit_i}),
-      .out_valid_o (front_valid[s]),
-      .out_ready_i (front_pop[s]),
+      .out_valid_o (q_valid[s]),
+      .out_ready_i (q_pop[s]),
       .out_data_o  (q_out),
       .count_o     (unused_count)
     );
-    assign front_flit[s] = q_out[FlitWidth-1:0];
-    assign front_last[s] = q_out[FlitWidth];
-    assign front_port[s] = q_out[FlitWidth+1 +: PortW];
-    /* verilator lint_off UNUSEDSIGNAL */  // the tree field only
-    canopy_pkg::hdr_t q_hdr;
-    /* verilator lint_on UNUSEDSIGNAL */
-    assign q_hdr         = canopy_pkg::hdr_t'({q_out[FlitWidth-1:0], q_out[FlitWidth-1:0]});
-    assign front_tree[s] = TreeW'(q_hdr.tree);
+    assign q_flit[s] = q_out[FlitWidth-1:0];
+    assign q_last[s] = q_out[FlitWidth];
+    assign q_port[s] = q_out[FlitWidth+1 +: PortW];
     `CANOPY_ASSERT(a_rx_credit, !(rx_valid_i && rx_vc_i == VcW'(Vc)) || unused_ready,
                    "collective flit arrived without a credit")
   end
@@ -166,10 +178,84 @@ module canopy_coll_unit #(
       rx_credit_o <= '0;
     end else begin
       rx_credit_o <= '0;
-      rx_credit_o[canopy_pkg::VcCollUp]   <= front_pop[0];
-      rx_credit_o[canopy_pkg::VcCollDown] <= front_pop[1];
+      rx_credit_o[canopy_pkg::VcCollUp]   <= q_pop[0];
+      rx_credit_o[canopy_pkg::VcCollDown] <= q_pop[1];
     end
   end
+
+  // ---------------------------------------------------------------- reduce engine
+  // The COLL_UP queue carries requests (for the mover) and reduce contributions (for the
+  // engine), whole packets each: a REDUCE head hands its packet to the engine.
+  logic eng_own_q;                        // the queue's current packet belongs to the engine
+  /* verilator lint_off UNUSEDSIGNAL */
+  canopy_pkg::hdr_t q0_hdr;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign q0_hdr = canopy_pkg::hdr_t'({q_flit[0], q_flit[0]});
+  logic q0_at_head;                       // set below: no packet of queue 0 in progress
+  wire logic to_engine = eng_own_q || (q0_at_head && q0_hdr.ptype == canopy_pkg::PKT_REDUCE);
+
+  logic                 eng_in_ready, eng_out_valid, eng_out_last, eng_out_result, eng_out_ready;
+  logic                 eng_err_dir, eng_err_tree;
+  logic [FlitWidth-1:0] eng_out_flit;
+  logic [PortW-1:0]     eng_out_port;
+  logic [TreeIdW-1:0]   eng_look_idx;
+  canopy_pkg::tree_entry_t eng_look;
+
+  canopy_reduce_engine #(.NumDims(NumDims), .NumTrees(NumTrees)) u_reduce (
+    .clk_i,
+    .rst_i,
+    .my_coord_i,
+    .in_valid_i   (q_valid[0] && to_engine),
+    .in_flit_i    (q_flit[0]),
+    .in_last_i    (q_last[0]),
+    .in_port_i    (q_port[0]),
+    .in_ready_o   (eng_in_ready),
+    .look_idx_o   (eng_look_idx),
+    .look_i       (eng_look),
+    .out_valid_o  (eng_out_valid),
+    .out_flit_o   (eng_out_flit),
+    .out_last_o   (eng_out_last),
+    .out_port_o   (eng_out_port),
+    .out_result_o (eng_out_result),
+    .out_ready_i  (eng_out_ready),
+    .err_reduce_o,
+    .err_dir_o    (eng_err_dir),
+    .err_tree_o   (eng_err_tree)
+  );
+  wire logic eng_take = q_valid[0] && to_engine && eng_in_ready;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i)         eng_own_q <= 1'b0;
+    else if (eng_take) eng_own_q <= !q_last[0];
+  end
+
+  // Contributions for the parent leave through the up lane; results enter the mover.
+  assign up_valid_o    = eng_out_valid && !eng_out_result;
+  assign up_flit_o     = eng_out_flit;
+  assign up_last_o     = eng_out_last;
+  assign up_port_o     = eng_out_port;
+
+  // ---------------------------------------------------------------- mover streams
+  logic [NumStreams-1:0][FlitWidth-1:0] front_flit;
+  logic [NumStreams-1:0]                front_last;
+  logic [NumStreams-1:0][PortW-1:0]     front_port;
+  logic [NumStreams-1:0]                front_valid, front_pop;
+  logic [NumStreams-1:0][TreeW-1:0]     front_tree;
+
+  assign front_flit  = {eng_out_flit, q_flit[1], q_flit[0]};
+  assign front_last  = {eng_out_last, q_last[1], q_last[0]};
+  assign front_port  = {PortW'(LocalLane), q_port[1], q_port[0]};
+  assign front_valid = {eng_out_valid && eng_out_result, q_valid[1], q_valid[0] && !to_engine};
+  for (genvar s = 0; s < NumStreams; s++) begin : gen_front
+    /* verilator lint_off UNUSEDSIGNAL */  // the tree field only
+    canopy_pkg::hdr_t f_hdr;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign f_hdr         = canopy_pkg::hdr_t'({front_flit[s], front_flit[s]});
+    assign front_tree[s] = TreeW'(f_hdr.tree);
+  end
+  assign q_pop[0]      = front_pop[0] || eng_take;
+  assign q_pop[1]      = front_pop[1];
+  assign eng_out_ready = eng_out_result ? front_pop[2] : up_grant_i;
 
   // ---------------------------------------------------------------- slot state
   logic [NumSlots-1:0]                used_q, decided_q, complete_q, credit_back_q;
@@ -186,7 +272,7 @@ module canopy_coll_unit #(
   logic [NumStreams-1:0][IdxW-1:0]     midx_q;
   logic [NumStreams-1:0][TreeIdW-1:0]  mtree_q;
   logic [NumStreams-1:0]               mskip_q;   // SKIP_SRC and the source is this node
-  logic                                prio_q;    // stream preferred when both can move
+  logic [1:0]                          prio_q;    // stream preferred when several can move
 
   logic [NumStreams-1:0] can_move;
   logic [NumStreams-1:0][TreeW-1:0] ftree;
@@ -205,11 +291,21 @@ module canopy_coll_unit #(
   end
 
   logic            mv;        // a flit moves this cycle
-  logic            ms;        // from this stream
+  logic [1:0]      ms;        // from this stream
   logic            mhead;
-  assign ms    = (can_move[1] && (!can_move[0] || prio_q)) ? 1'b1 : 1'b0;
+  always_comb begin
+    // Round robin from prio_q: the first stream that can move.
+    ms = prio_q;
+    for (int unsigned k = NumStreams; k > 0; k--) begin
+      logic [2:0] c;
+      c = {1'b0, prio_q} + 3'(k - 1);
+      if (c >= 3'(NumStreams)) c = c - 3'(NumStreams);
+      if (can_move[c[1:0]]) ms = c[1:0];
+    end
+  end
   assign mv    = can_move[ms];
   assign mhead = !busy_q[ms];
+  assign q0_at_head = !busy_q[0] && !eng_own_q;
 
   // The moving stream's front, as a flit and as header words (selected with a mux: Yosys
   // takes no member of a dynamically indexed struct array).
@@ -219,18 +315,19 @@ module canopy_coll_unit #(
   /* verilator lint_off UNUSEDSIGNAL */  // the fields the unit needs
   canopy_pkg::hdr_t mh;
   /* verilator lint_on UNUSEDSIGNAL */
-  assign mf_flit = ms ? front_flit[1] : front_flit[0];
-  assign mf_last = ms ? front_last[1] : front_last[0];
-  assign mf_port = ms ? front_port[1] : front_port[0];
+  assign mf_flit = ms == 2'd2 ? front_flit[2] : ms == 2'd1 ? front_flit[1] : front_flit[0];
+  assign mf_last = ms == 2'd2 ? front_last[2] : ms == 2'd1 ? front_last[1] : front_last[0];
+  assign mf_port = ms == 2'd2 ? front_port[2] : ms == 2'd1 ? front_port[1] : front_port[0];
   assign mh      = canopy_pkg::hdr_t'({mf_flit, mf_flit});
   assign look_idx = mhead ? mh.tree : mtree_q[ms];
   assign front_pop = mv ? (NumStreams'(1) << ms) : '0;
+  wire logic ms_down = ms == 2'd1;  // the broadcast stream (from the parent)
 
   // The head's verdict.
   logic head_tree_ok, head_dir_ok, head_accept;
   always_comb begin
     head_tree_ok = {1'b0, mh.tree} < (TreeIdW + 1)'(NumTrees) && look.valid;
-    if (ms == 1'b0) begin
+    if (!ms_down) begin
       head_dir_ok = mh.ptype == canopy_pkg::PKT_BCAST_REQ && look.root;
     end else begin
       head_dir_ok = mh.ptype == canopy_pkg::PKT_BCAST && !look.root
@@ -255,8 +352,8 @@ module canopy_coll_unit #(
     if (!group_ok) decide_lanes = '0;
   end
 
-  assign err_tree_o = (mv && mhead && !head_tree_ok) || (decide && !group_ok);
-  assign err_dir_o  = mv && mhead && head_tree_ok && !head_dir_ok;
+  assign err_tree_o = {eng_err_tree, (mv && mhead && !head_tree_ok) || (decide && !group_ok)};
+  assign err_dir_o  = {eng_err_dir, mv && mhead && head_tree_ok && !head_dir_ok};
 
   // Memory write.
   logic             wm_we;
@@ -270,9 +367,9 @@ module canopy_coll_unit #(
     if (rst_i) begin
       busy_q <= '0;
       drop_q <= '0;
-      prio_q <= 1'b0;
+      prio_q <= '0;
     end else begin
-      if (can_move[0] && can_move[1]) prio_q <= !ms;
+      if (mv) prio_q <= ms == 2'(NumStreams - 1) ? '0 : ms + 1'b1;
       if (mv) begin
         busy_q[ms] <= !mf_last;
         if (mhead) drop_q[ms] <= !head_accept;
@@ -321,7 +418,7 @@ module canopy_coll_unit #(
   logic [TreeIdW-1:0]  drop_cr_tree_q;
   always_ff @(posedge clk_i) begin
     if (rst_i) drop_cr_q <= 1'b0;
-    else       drop_cr_q <= mv && mhead && ms == 1'b1 && !head_accept
+    else       drop_cr_q <= mv && mhead && ms_down && !head_accept
                             && {1'b0, mf_port} < (PortW + 1)'(NumLinks);
   end
   always_ff @(posedge clk_i) begin
@@ -588,7 +685,7 @@ module canopy_coll_unit #(
         complete_q[k]    <= mf_last;
         words_q[k]       <= IdxW'(1);
         inport_q[k]      <= mf_port;
-        credit_back_q[k] <= ms == 1'b1 && {1'b0, mf_port} < (PortW + 1)'(NumLinks);
+        credit_back_q[k] <= ms_down && {1'b0, mf_port} < (PortW + 1)'(NumLinks);
       end else if (mv && !mhead && !drop_q[ms] && mslot_q[ms] == SlotW'(k)) begin
         words_q[k]    <= midx_q[ms] + 1'b1;
         complete_q[k] <= mf_last;

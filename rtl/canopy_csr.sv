@@ -58,6 +58,7 @@ module canopy_csr (
   input  wire logic [63:0] err_tree_write_i,
   input  wire logic [63:0] err_coll_dir_i,
   input  wire logic [63:0] err_coll_tree_i,
+  input  wire logic [63:0] err_reduce_i,
   input  wire logic [63:0] tx_pkts_i,
   input  wire logic [63:0] tx_flits_i,
   input  wire logic [63:0] rx_pkts_i,
@@ -65,7 +66,9 @@ module canopy_csr (
   input  wire logic [63:0] rx_puts_i,
   input  wire logic [63:0] puts_acked_i,
   input  wire logic [63:0] puts_failed_i,
-  input  wire logic [63:0] rx_bcasts_i
+  input  wire logic [63:0] rx_bcasts_i,
+  input  wire logic [63:0] reduces_sent_i,
+  input  wire logic [63:0] reduces_done_i
 );
   // Byte-strobe merge of a write into a stored value.
   function automatic logic [63:0] merge(input logic [63:0] old, input logic [63:0] data,
@@ -121,6 +124,7 @@ module canopy_csr (
       12'h148: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h150: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h158: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h160: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h180: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h188: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h190: begin wr_hit = 1'b1; wr_ro = 1'b1; end
@@ -129,6 +133,8 @@ module canopy_csr (
       12'h1A8: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h1B0: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h1B8: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h1C0: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h1C8: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       default: ;
     endcase
   end
@@ -211,6 +217,7 @@ module canopy_csr (
       12'h148: begin rd_mux = err_tree_write_i; rd_hit = 1'b1; end
       12'h150: begin rd_mux = err_coll_dir_i; rd_hit = 1'b1; end
       12'h158: begin rd_mux = err_coll_tree_i; rd_hit = 1'b1; end
+      12'h160: begin rd_mux = err_reduce_i; rd_hit = 1'b1; end
       12'h180: begin rd_mux = tx_pkts_i; rd_hit = 1'b1; end
       12'h188: begin rd_mux = tx_flits_i; rd_hit = 1'b1; end
       12'h190: begin rd_mux = rx_pkts_i; rd_hit = 1'b1; end
@@ -219,6 +226,8 @@ module canopy_csr (
       12'h1A8: begin rd_mux = puts_acked_i; rd_hit = 1'b1; end
       12'h1B0: begin rd_mux = puts_failed_i; rd_hit = 1'b1; end
       12'h1B8: begin rd_mux = rx_bcasts_i; rd_hit = 1'b1; end
+      12'h1C0: begin rd_mux = reduces_sent_i; rd_hit = 1'b1; end
+      12'h1C8: begin rd_mux = reduces_done_i; rd_hit = 1'b1; end
       default: ;
     endcase
   end

@@ -30,6 +30,11 @@
 //     delivered, refused ones too, so a waiting host never hangs) is incremented and, if
 //     COLL_WB_BASE is set, written to COLL_WB_BASE + 8 * tree after the payload; then,
 //     with NOTIFY, an entry.
+//   BCAST with rflags RESULT (a reduce's result): the payload is written only if the
+//     reduce did not fail and it is for this node (rflags ALL, or dst = this node); then,
+//     instead of the broadcast counter, the status word of (tree, rid) at COLL_WB_BASE +
+//     8 * (64 + 32 * tree + rid) := {failed (bit 63), results of the tree so far (31..0)}
+//     (result_o pulses).
 //   CONFIG: entry `tree` of the router's collective table := offset bits 31..0, through
 //     the table's write port (tbl_*; CSR writes have it first: tbl_busy_i); a refusal
 //     counts (err_tree_write_o); with ACK_REQ a zero-length DMA marker whose completion
@@ -69,6 +74,7 @@ module canopy_ejector #(
   input  wire logic                ej_head_we_i,
   input  wire logic [63:0]         ej_head_i,
   input  wire logic [63:0]         coll_wb_base_i,
+  input  wire canopy_pkg::coords_t my_coord_i,
 
   output logic                     tbl_we_o,
   output logic [canopy_pkg::HdrTreeBits-1:0] tbl_widx_o,
@@ -97,6 +103,7 @@ module canopy_ejector #(
   output logic                     rx_pkt_o,
   output logic                     rx_put_o,
   output logic                     rx_bcast_o,
+  output logic                     result_o,
   output logic                     err_tree_write_o,
   output logic                     ej_written_o,
   output logic      [CntW-1:0]     acked_add_o,
@@ -139,7 +146,8 @@ module canopy_ejector #(
   logic              count_q, count_d;     // a completion counter write is owed
   logic              cfg_ok_q, cfg_ok_d;   // the CONFIG entry was accepted
   logic [NumTrees-1:0][31:0] tree_cnt_q;   // broadcast packets delivered, per tree
-  logic [31:0]       cnt_sel;              // the current packet's tree's counter
+  logic [NumTrees-1:0][31:0] res_cnt_q;    // reduce results delivered, per tree
+  logic [31:0]       cnt_sel, res_sel;     // the current packet's tree's counters
   logic              entry_q, entry_d;     // an ejection ring entry is owed
   logic [7:0]        status_q, status_d;
   logic [WordsW-1:0] words_q, words_d;     // payload words handed to the writer
@@ -155,17 +163,26 @@ module canopy_ejector #(
   wire logic is_put  = hdr.ptype == canopy_pkg::PKT_PUT;
   wire logic is_ack  = hdr.ptype == canopy_pkg::PKT_ACK;
   wire logic is_bcast  = hdr.ptype == canopy_pkg::PKT_BCAST;
+  wire logic is_result = is_bcast && hdr.rflags[canopy_pkg::RflagResult];
+  wire logic res_failed = hdr.rflags[canopy_pkg::RflagFailed];
+  // A result's payload is for this node: an allreduce, or a reduce to this node, not failed.
+  wire logic res_write = !res_failed && (hdr.rflags[canopy_pkg::RflagAll] || hdr.dst == my_coord_i);
   wire logic is_config = hdr.ptype == canopy_pkg::PKT_CONFIG;
 
   always_comb begin
     cnt_sel = '0;
+    res_sel = '0;
     for (int unsigned t = 0; t < NumTrees; t++) begin
-      if (hdr.tree == canopy_pkg::HdrTreeBits'(t)) cnt_sel = tree_cnt_q[t];
+      if (hdr.tree == canopy_pkg::HdrTreeBits'(t)) begin
+        cnt_sel = tree_cnt_q[t];
+        res_sel = res_cnt_q[t];
+      end
     end
   end
   wire logic ack_req = hdr.flags[canopy_pkg::FlagAckReq];
   wire logic notify  = hdr.flags[canopy_pkg::FlagNotify];
   wire logic in_win  = win_size_i != '0 && 64'(hdr.offset) + 64'(hdr.len) <= win_size_i;
+  wire logic in_win_b = hdr.len == '0 || in_win;  // an empty broadcast (a barrier's result) writes nothing
   wire logic [WordsW-1:0] pay_words = WordsW'((hdr.len + LenW'(7)) >> 3);
   wire logic [63:0] ring_used = n_q - head_q;
   wire logic        ring_room = ring_used < ej_entries_i;
@@ -197,13 +214,15 @@ module canopy_ejector #(
       end
       SCount: begin
         req_valid_o = 1'b1;
-        req_addr_o  = coll_wb_base_i + (64'(hdr.tree) << 3);
+        req_addr_o  = is_result
+                      ? coll_wb_base_i + ((64'(canopy_pkg::MaxTrees) + (64'(hdr.tree) << 5) + 64'(hdr.rid)) << 3)
+                      : coll_wb_base_i + (64'(hdr.tree) << 3);
         req_len_o   = LenW'(8);
         tag.kind    = canopy_host_pkg::DmaCount;
       end
       SCountData: begin
         data_valid_o = 1'b1;
-        data_o       = 64'(cnt_sel);
+        data_o       = is_result ? {res_failed, 31'd0, res_sel} : 64'(cnt_sel);
       end
       SData: begin
         // Past an early tail the payload is padded with zeros.
@@ -267,7 +286,7 @@ module canopy_ejector #(
       end
       SDecide: begin
         words_d  = '0;
-        put_ok_d = (is_put || is_bcast) && in_win;
+        put_ok_d = is_put ? in_win : (is_bcast && (!is_result || res_write) && in_win_b);
         count_d  = is_bcast;
         entry_d  = 1'b0;
         status_d = canopy_host_pkg::EjStatusOkNotify;
@@ -280,9 +299,11 @@ module canopy_ejector #(
           entry_d  = 1'b1;
           status_d = canopy_host_pkg::EjStatusBounds;
           if (ack_req) state_d = SReq;
+        end else if (is_result && !res_write) begin
+          entry_d = 1'b0;  // counted (status word) but not written here
         end else if (is_bcast) begin
-          entry_d = notify || !in_win;
-          if (in_win) begin
+          entry_d = notify || !in_win_b;
+          if (in_win_b) begin
             state_d = SReq;
           end else begin
             err_dma_bounds_o = 1'b1;
@@ -374,12 +395,27 @@ module canopy_ejector #(
       for (int unsigned t = 0; t < NumTrees; t++) begin
         if (cnt_clear_i && cnt_clear_idx_i == canopy_pkg::HdrTreeBits'(t)) begin
           tree_cnt_q[t] <= '0;
-        end else if (state_q == SDecide && is_bcast && hdr.tree == canopy_pkg::HdrTreeBits'(t)) begin
+        end else if (state_q == SDecide && is_bcast && !is_result && hdr.tree == canopy_pkg::HdrTreeBits'(t)) begin
           tree_cnt_q[t] <= tree_cnt_q[t] + 1'b1;
         end
       end
     end
   end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      res_cnt_q <= '0;
+    end else begin
+      for (int unsigned t = 0; t < NumTrees; t++) begin
+        if (cnt_clear_i && cnt_clear_idx_i == canopy_pkg::HdrTreeBits'(t)) begin
+          res_cnt_q[t] <= '0;
+        end else if (state_q == SDecide && is_result && hdr.tree == canopy_pkg::HdrTreeBits'(t)) begin
+          res_cnt_q[t] <= res_cnt_q[t] + 1'b1;
+        end
+      end
+    end
+  end
+  assign result_o = state_q == SDecide && is_result;
 
   assign tbl_widx_o   = hdr.tree;
   assign tbl_wentry_o = canopy_pkg::tree_entry_t'(hdr.offset[canopy_pkg::TreeEntryBits-1:0]);

@@ -3,7 +3,7 @@
 // Interface contract (purely combinational)
 //   - word0_i is header word 0 (the head flit's low 64 bits); vc_i the VC it arrived on.
 //   - bad_type_o: a type this router does not implement, or not on this VC (point-to-point
-//     types on P2P_LO/P2P_HI, broadcasts on COLL_DOWN; COLL_UP is kept for reduces);
+//     types on P2P_LO/P2P_HI, broadcasts on COLL_DOWN, reduce contributions on COLL_UP);
 //     bad_dst_o: a destination outside
 //     the torus (a coordinate >= its dimension's size, or nonzero in a dimension the router
 //     does not have); bad_len_o: len above canopy_pkg::MaxPayloadBytes.
@@ -48,7 +48,8 @@ module canopy_hdr_check #(
   wire logic p2p_ok  = hdr.ptype == canopy_pkg::PKT_PUT || hdr.ptype == canopy_pkg::PKT_ACK
                        || hdr.ptype == canopy_pkg::PKT_CONFIG || hdr.ptype == canopy_pkg::PKT_BCAST_REQ;
   wire logic down_ok = vc_i == VcW'(canopy_pkg::VcCollDown) && hdr.ptype == canopy_pkg::PKT_BCAST;
-  assign bad_type_o = !((p2p_vc && p2p_ok) || down_ok);
+  wire logic up_ok   = vc_i == VcW'(canopy_pkg::VcCollUp) && hdr.ptype == canopy_pkg::PKT_REDUCE;
+  assign bad_type_o = !((p2p_vc && p2p_ok) || down_ok || up_ok);
 
   always_comb begin
     bad_dst_o = 1'b0;

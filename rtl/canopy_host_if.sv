@@ -122,7 +122,8 @@ module canopy_host_if #(
   input  wire logic [31:0]           err_bad_dst_i,
   input  wire logic [31:0]           err_bad_len_i,
   input  wire logic [31:0]           err_coll_dir_i,
-  input  wire logic [31:0]           err_coll_tree_i
+  input  wire logic [31:0]           err_coll_tree_i,
+  input  wire logic [31:0]           err_reduce_i
 );
   localparam int unsigned CsrAddrBits = canopy_regs_pkg::CsrAddrBits;
   localparam int unsigned WinIdxBits  = $clog2(canopy_host_pkg::InjWindowWords);
@@ -195,7 +196,9 @@ module canopy_host_if #(
   localparam int unsigned CEjWritten    = 13;
   localparam int unsigned CErrTreeWrite = 14;
   localparam int unsigned CRxBcasts     = 15;
-  localparam int unsigned NumCnt        = 16;
+  localparam int unsigned CReducesSent  = 16;
+  localparam int unsigned CReducesDone  = 17;
+  localparam int unsigned NumCnt        = 18;
   logic [NumCnt-1:0][63:0]   cnt_q;
   logic [NumCnt-1:0][CntW-1:0] cnt_inc;
 
@@ -242,6 +245,9 @@ module canopy_host_if #(
     .err_coll_dir_i   (64'(err_coll_dir_i)),
     .err_coll_tree_i  (64'(err_coll_tree_i)),
     .rx_bcasts_i      (cnt_q[CRxBcasts]),
+    .err_reduce_i     (64'(err_reduce_i)),
+    .reduces_sent_i   (cnt_q[CReducesSent]),
+    .reduces_done_i   (cnt_q[CReducesDone]),
     .inj_head_i       (64'(inj_head)),
     .err_bad_type_i   (64'(err_bad_type_i)),
     .err_bad_dst_i    (64'(err_bad_dst_i)),
@@ -418,7 +424,7 @@ module canopy_host_if #(
   logic            ev_ej_doorbell;
   logic [CntW-1:0] acked_add, failed_add;
 
-  logic ev_rx_bcast;
+  logic ev_rx_bcast, ev_result;
   canopy_ejector #(.NumVcs(NumVcs), .EjectCredits(EjectCredits), .NumTrees(NumTrees)) u_ejector (
     .clk_i,
     .rst_i,
@@ -458,6 +464,8 @@ module canopy_host_if #(
     .rx_pkt_o         (ev_rx_pkt),
     .rx_put_o         (ev_rx_put),
     .rx_bcast_o       (ev_rx_bcast),
+    .result_o         (ev_result),
+    .my_coord_i,
     .err_tree_write_o (ev_tree_refused_cfg),
     .ej_written_o     (ev_ej_written),
     .acked_add_o      (acked_add),
@@ -558,6 +566,18 @@ module canopy_host_if #(
   assign wb_done  = done_valid && done_dec.kind == canopy_host_pkg::DmaWb;
   wire logic unused_done_dec = ^{done_dec.ack_req, done_dec.src};
 
+  // Reduce contributions leaving for the router (002's sent-reduce counter).
+  logic inj_mid_q;  // inside a packet on the injection port
+  always_ff @(posedge clk_i) begin
+    if (rst_i)            inj_mid_q <= 1'b0;
+    else if (inj_valid_o) inj_mid_q <= !inj_last_o;
+  end
+  /* verilator lint_off UNUSEDSIGNAL */
+  canopy_pkg::hdr_t inj_hdr;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign inj_hdr = canopy_pkg::hdr_t'({inj_flit_o, inj_flit_o});
+  wire logic ev_reduce_sent = inj_valid_o && !inj_mid_q && inj_hdr.ptype == canopy_pkg::PKT_REDUCE;
+
   // ---------------------------------------------------------------- counters
   always_comb begin
     cnt_inc = '0;
@@ -577,6 +597,8 @@ module canopy_host_if #(
     cnt_inc[CEjWritten]    = CntW'(ev_ej_written);
     cnt_inc[CErrTreeWrite] = CntW'(ev_tree_refused_csr) + CntW'(ev_tree_refused_cfg);
     cnt_inc[CRxBcasts]     = CntW'(ev_rx_bcast);
+    cnt_inc[CReducesSent]  = CntW'(ev_reduce_sent);
+    cnt_inc[CReducesDone]  = CntW'(ev_result);
   end
 
   always_ff @(posedge clk_i) begin

@@ -29,7 +29,7 @@ package canopy_pkg;
     PKT_PUT = 4'd1,  // point-to-point remote write of `len` bytes at `offset` in the destination's window
     PKT_BCAST = 4'd2,  // broadcast travelling down a tree on COLL_DOWN; each member writes the payload at `offset` in its window
     PKT_BCAST_REQ = 4'd3,  // broadcast request: sent point-to-point to the root of `tree` (dst = the root), which broadcasts it down
-    PKT_REDUCE = 4'd4,  // reduce contribution travelling up a tree (reserved: reduce engines)
+    PKT_REDUCE = 4'd4,  // reduce contribution travelling up a tree on COLL_UP, hop by hop; `len` bytes of `dtype` elements (0: a barrier), combined with `op` per (tree, rid); the result goes down the tree as a BCAST with rflags RESULT
     PKT_CONFIG = 4'd5,  // configuration packet (Mini Packet): point-to-point; the destination writes tree entry `tree` := `offset` bits 31..0 (ACK_REQ: acknowledged, refused entries as failed)
     PKT_ACK = 4'd6  // acknowledgement of puts: `offset` bits 19..0 count acknowledged puts, bits 39..20 how many of them were refused
   } pkt_type_e;
@@ -53,10 +53,15 @@ package canopy_pkg;
   localparam int unsigned FlagAckReq = 0;  // PUT: the target acknowledges the put once its data is in memory
   localparam int unsigned FlagNotify = 1;  // PUT, BCAST: the target also reports the arrival in its ejection ring
   localparam int unsigned FlagSkipSrc = 2;  // BCAST_REQ/BCAST: the source node does not receive its own broadcast (its memory is left untouched)
+  // Bits of the header's rflags field.
+  localparam int unsigned RflagAll = 0;  // REDUCE: the result goes to every member (allreduce, barrier); else only `dst` writes it
+  localparam int unsigned RflagFailed = 1;  // result BCAST: the reduce failed (contributions disagreed or were duplicated); its payload is not written
+  localparam int unsigned RflagResult = 2;  // BCAST: this is the result of reduce `rid` (the host interface reports it per (tree, rid))
 
   // The header as one 128-bit value: word 1 in bits [127:64], word 0 in [63:0].
   typedef struct packed {
-    logic [4:0]      rsvd1_0;
+    logic [1:0]      rsvd1_0;
+    logic [2:0]      rflags;  // reduce flags (table below)
     logic [7:0]      group;  // subgroup id (group mask index) within the tree
     logic [2:0]      dtype;  // reduce element type
     logic [2:0]      op;  // reduce operation
@@ -97,6 +102,7 @@ package canopy_pkg;
   localparam int unsigned HdrOpBits = 3;
   localparam int unsigned HdrDtypeBits = 3;
   localparam int unsigned HdrGroupBits = 8;
+  localparam int unsigned HdrRflagsBits = 3;
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

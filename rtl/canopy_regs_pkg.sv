@@ -70,6 +70,7 @@ package canopy_regs_pkg;
   localparam int unsigned RegErrTreeWrite = 'h148;
   localparam int unsigned RegErrCollDir = 'h150;
   localparam int unsigned RegErrCollTree = 'h158;
+  localparam int unsigned RegErrReduce = 'h160;
   localparam int unsigned RegTxPkts = 'h180;
   localparam int unsigned RegTxFlits = 'h188;
   localparam int unsigned RegRxPkts = 'h190;
@@ -78,6 +79,8 @@ package canopy_regs_pkg;
   localparam int unsigned RegPutsAcked = 'h1A8;
   localparam int unsigned RegPutsFailed = 'h1B0;
   localparam int unsigned RegRxBcasts = 'h1B8;
+  localparam int unsigned RegReducesSent = 'h1C0;
+  localparam int unsigned RegReducesDone = 'h1C8;
 endpackage
 /* verilator lint_on UNUSEDPARAM */
 

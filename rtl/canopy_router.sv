@@ -88,14 +88,17 @@ module canopy_router #(
   output logic      [31:0]                                 err_bad_dst_o,
   output logic      [31:0]                                 err_bad_len_o,
   output logic      [31:0]                                 err_coll_dir_o,
-  output logic      [31:0]                                 err_coll_tree_o
+  output logic      [31:0]                                 err_coll_tree_o,
+  output logic      [31:0]                                 err_reduce_o
 );
   localparam int unsigned LocalPort = 2 * NumDims;
   localparam int unsigned NumLinks  = 2 * NumDims;
   localparam int unsigned CollPort  = NumPorts;      // the collective unit's input
   localparam int unsigned NumOut    = NumPorts + 1;  // crossbar outputs
-  localparam int unsigned NumReq    = NumPorts + 1;  // per output: the inputs and a lane
+  localparam int unsigned NumReq    = NumPorts + 2;  // per output: the inputs, a lane, the up lane
   localparam int unsigned LaneReq   = NumPorts;      // the lane's requester index
+  localparam int unsigned UpReq     = NumPorts + 1;  // the reduce engine's up lane
+  localparam int unsigned ReqW      = $clog2(NumReq);
   localparam int unsigned CollRxDepth = 8;
 
   `CANOPY_STATIC_ASSERT(gen_dims_check, NumDims >= 1 && NumDims <= canopy_pkg::MaxDims,
@@ -193,10 +196,14 @@ module canopy_router #(
   // unit's lane for that output (which needs only a COLL_DOWN credit: it is the only
   // sender on that VC).
   logic [NumOut-1:0][NumReq-1:0]   out_req, out_grant;  // [output][input or lane]
-  logic [NumOut-1:0][PortW-1:0]    out_grant_idx;
+  logic [NumOut-1:0][ReqW-1:0]     out_grant_idx;
   logic [NumOut-1:0]               out_busy_now;
   logic [NumPorts-1:0]             lane_valid, lane_last, lane_grant;
   logic [NumPorts-1:0][FlitWidth-1:0] lane_flit;
+  logic                            up_valid, up_last;
+  logic [FlitWidth-1:0]            up_flit;
+  logic [PortW-1:0]                up_port;
+  logic [NumOut-1:0]               up_grant_o;
 
   for (genvar o = 0; o < NumOut; o++) begin : gen_sw_arb
     for (genvar i = 0; i < NumPorts; i++) begin : gen_req
@@ -208,6 +215,13 @@ module canopy_router #(
     end else begin : gen_no_lane
       assign out_req[o][LaneReq] = 1'b0;
     end
+    // The up lane needs a COLL_UP credit: it is that VC's only sender on a link.
+    if (o < NumLinks) begin : gen_up_req
+      assign out_req[o][UpReq] = up_valid && up_port == PortW'(o) && credit_ok[o][canopy_pkg::VcCollUp];
+    end else begin : gen_no_up
+      assign out_req[o][UpReq] = 1'b0;
+    end
+    assign up_grant_o[o] = out_grant[o][UpReq];
     canopy_rr_arbiter #(.NumReq(NumReq)) u_arb (
       .clk_i,
       .rst_i,
@@ -239,19 +253,21 @@ module canopy_router #(
     for (int unsigned o = 0; o < NumOut; o++) begin
       logic [PortW-1:0] src;
       logic [VcW-1:0]   sv;
-      logic             from_lane;
-      src = out_grant_idx[o];
+      logic             from_lane, from_up;
+      src = PortW'(out_grant_idx[o]);  // meaningful when an input won
       sv  = vc_pick_idx[src];
       from_lane = o < NumPorts && out_grant[o][LaneReq];
+      from_up   = out_grant[o][UpReq];
       tx_valid_d[o] = out_busy_now[o];
-      tx_flit_d[o]  = from_lane ? lane_flit[o] : req_flit[src][sv];
-      tx_last_d[o]  = from_lane ? lane_last[o] : req_last[src][sv];
-      tx_vc_d[o]    = from_lane ? VcW'(canopy_pkg::VcCollDown) : req_vc[src][sv];
+      tx_flit_d[o]  = from_lane ? lane_flit[o] : from_up ? up_flit : req_flit[src][sv];
+      tx_last_d[o]  = from_lane ? lane_last[o] : from_up ? up_last : req_last[src][sv];
+      tx_vc_d[o]    = from_lane ? VcW'(canopy_pkg::VcCollDown)
+                    : from_up   ? VcW'(canopy_pkg::VcCollUp) : req_vc[src][sv];
       if (out_busy_now[o]) begin
         credit_take[o][tx_vc_d[o]] = 1'b1;
-        // A head takes the output VC unless it is also the tail; a tail frees it. (A
-        // lane's packets need no VC ownership: the lane is COLL_DOWN's only sender.)
-        if (!from_lane) ovc_busy_d[o][tx_vc_d[o]] = !tx_last_d[o];
+        // A head takes the output VC unless it is also the tail; a tail frees it. (The
+        // lanes' packets need no VC ownership: each is its VC's only sender there.)
+        if (!from_lane && !from_up) ovc_busy_d[o][tx_vc_d[o]] = !tx_last_d[o];
       end
     end
   end
@@ -270,7 +286,7 @@ module canopy_router #(
     out_flit_q <= tx_flit_d;
     out_last_q <= tx_last_d;
     out_vc_q   <= tx_vc_d;
-    out_src_q  <= out_grant_idx;
+    for (int unsigned o = 0; o < NumOut; o++) out_src_q[o] <= PortW'(out_grant_idx[o]);
   end
 
   assign tx_valid_o = out_valid_q[NumPorts-1:0];
@@ -279,7 +295,8 @@ module canopy_router #(
   assign tx_vc_o    = out_vc_q[NumPorts-1:0];
 
   // ---------------------------------------------------------------- collective unit
-  logic err_dir, err_tree;
+  logic [1:0] err_dir, err_tree;
+  logic       err_reduce;
   wire logic unused_out_src = ^out_src_q[NumPorts-1:0];
 
   canopy_coll_unit #(
@@ -313,8 +330,14 @@ module canopy_router #(
     .tbl_wok_o,
     .tbl_ridx_i,
     .tbl_rentry_o,
+    .up_valid_o          (up_valid),
+    .up_flit_o           (up_flit),
+    .up_last_o           (up_last),
+    .up_port_o           (up_port),
+    .up_grant_i          (up_grant_o != '0),
     .err_dir_o           (err_dir),
-    .err_tree_o          (err_tree)
+    .err_tree_o          (err_tree),
+    .err_reduce_o        (err_reduce)
   );
   assign rx_slot_credit_valid_o[LocalPort] = 1'b0;
   assign rx_slot_credit_tree_o[LocalPort]  = '0;
@@ -333,12 +356,14 @@ module canopy_router #(
       err_bad_len_o   <= '0;
       err_coll_dir_o  <= '0;
       err_coll_tree_o <= '0;
+      err_reduce_o    <= '0;
     end else begin
       err_bad_type_o  <= err_bad_type_o + popcount(err_type);
       err_bad_dst_o   <= err_bad_dst_o + popcount(err_dst);
       err_bad_len_o   <= err_bad_len_o + popcount(err_len);
-      err_coll_dir_o  <= err_coll_dir_o + 32'(err_dir);
-      err_coll_tree_o <= err_coll_tree_o + 32'(err_tree);
+      err_coll_dir_o  <= err_coll_dir_o + 32'(err_dir[0]) + 32'(err_dir[1]);
+      err_coll_tree_o <= err_coll_tree_o + 32'(err_tree[0]) + 32'(err_tree[1]);
+      err_reduce_o    <= err_reduce_o + 32'(err_reduce);
     end
   end
 
@@ -348,6 +373,9 @@ module canopy_router #(
       `CANOPY_ASSERT(a_coll_down_lane_only, !(out_busy_now[o] && !out_grant[o][LaneReq]
                                               && tx_vc_d[o] == VcW'(canopy_pkg::VcCollDown)),
                      "an input sent on COLL_DOWN, which only the collective lane may use")
+      `CANOPY_ASSERT(a_coll_up_lane_only, !(out_busy_now[o] && !out_grant[o][UpReq]
+                                            && tx_vc_d[o] == VcW'(canopy_pkg::VcCollUp) && o != NumPorts),
+                     "an input sent on COLL_UP toward a link, which only the up lane may use")
     end
   end
 endmodule

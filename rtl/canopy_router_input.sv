@@ -112,15 +112,16 @@ module canopy_router_input #(
   );
 
   // The collective port (CollPort, one past the local port) takes broadcasts coming down
-  // a tree and broadcast requests that have reached their root.
+  // a tree, reduce contributions going up, and broadcast requests that have reached their
+  // root.
   localparam logic [PortW-1:0] LocalPort = PortW'(2 * NumDims);
   localparam logic [PortW-1:0] CollPort  = PortW'(2 * NumDims + 1);
   always_comb begin
     route_port = dor_port;
     route_vc   = dor_vc;
-    if (rx_vc_i == VcW'(canopy_pkg::VcCollDown)) begin
+    if (rx_vc_i == VcW'(canopy_pkg::VcCollDown) || rx_vc_i == VcW'(canopy_pkg::VcCollUp)) begin
       route_port = CollPort;
-      route_vc   = VcW'(canopy_pkg::VcCollDown);
+      route_vc   = rx_vc_i;
     end else if (rx_hdr.ptype == canopy_pkg::PKT_BCAST_REQ && dor_port == LocalPort) begin
       route_port = CollPort;
       route_vc   = VcW'(canopy_pkg::VcCollUp);

@@ -7,6 +7,8 @@ rtl/canopy_route_dor.sv
 rtl/canopy_hdr_check.sv
 rtl/canopy_router_input.sv
 rtl/canopy_coll_table.sv
+rtl/canopy_reduce_alu.sv
+rtl/canopy_reduce_engine.sv
 rtl/canopy_coll_unit.sv
 rtl/canopy_router.sv
 rtl/canopy_link_pipe.sv

@@ -78,7 +78,7 @@ module canopy_torus_fabric #(
     logic                    unused_local_slot_valid, unused_wok;
     logic [canopy_pkg::HdrTreeBits-1:0] unused_local_slot_tree;
     canopy_pkg::tree_entry_t unused_rentry;
-    logic [31:0]             unused_err_dir, unused_err_tree;
+    logic [31:0]             unused_err_dir, unused_err_tree, unused_err_reduce;
     canopy_router #(
       .NumDims       (NumDims),
       .NumVcs        (NumVcs),
@@ -116,7 +116,8 @@ module canopy_torus_fabric #(
       .err_bad_dst_o  (err_bad_dst_o[n]),
       .err_bad_len_o  (err_bad_len_o[n]),
       .err_coll_dir_o (unused_err_dir),
-      .err_coll_tree_o(unused_err_tree)
+      .err_coll_tree_o(unused_err_tree),
+      .err_reduce_o   (unused_err_reduce)
     );
   end
 endmodule

@@ -104,6 +104,9 @@ def gen_sv(spec, fmt, words):
     L.append("  // Bits of the header's flags field.")
     for fl in spec["flags"]:
         L.append(f"  localparam int unsigned Flag{camel(fl['name'])} = {fl['bit']};  // {fl['desc']}")
+    L.append("  // Bits of the header's rflags field.")
+    for fl in spec["rflags"]:
+        L.append(f"  localparam int unsigned Rflag{camel(fl['name'])} = {fl['bit']};  // {fl['desc']}")
     L.append("")
     L.append("  // The header as one 128-bit value: word 1 in bits [127:64], word 0 in [63:0].")
     L.append("  typedef struct packed {")
@@ -159,6 +162,8 @@ def gen_c(spec, fmt, words):
         L.append("")
     for fl in spec["flags"]:
         L.append(f"#define CANOPY_FLAG_{fl['name']} (1u << {fl['bit']}) /* {fl['desc']} */")
+    for fl in spec["rflags"]:
+        L.append(f"#define CANOPY_RFLAG_{fl['name']} (1u << {fl['bit']}) /* {fl['desc']} */")
     L.append("")
     for f in spec["fields"]:
         n = f["name"].upper()
@@ -260,6 +265,8 @@ def gen_md(spec, fmt, words):
         L.append(f"| {t['value']} | `{t['name']}` | {t['desc']} |")
     L += ["", "## Flags", "", "| bit | name | meaning |", "|---|---|---|"]
     L += [f"| {fl['bit']} | `{fl['name']}` | {fl['desc']} |" for fl in spec["flags"]]
+    L += ["", "## Reduce flags (`rflags`)", "", "| bit | name | meaning |", "|---|---|---|"]
+    L += [f"| {fl['bit']} | `{fl['name']}` | {fl['desc']} |" for fl in spec["rflags"]]
     L += ["", "Values 7..15 of `ptype` are unassigned. A router drops a packet whose type it does not",
           "implement and counts it (`bad type`); it is never forwarded.", "",
           "## Reduce operations and element types", "",

@@ -43,7 +43,10 @@
  * the known inputs of all nodes (and the 64 bytes after it must be untouched); a mismatch
  * exits 1. After a second barrier each node reports its start and done cycles to node 0,
  * which takes time = the latest done that counts (reduce: the root's) - the earliest start,
- * and prints one JSON record per size (the median over the repetitions).
+ * and prints one JSON record per size (the median over the repetitions; with --inflight,
+ * cycles, cycles_min and cycles_max are per allreduce, cycles_total the median total).
+ * The start is the earliest node's: the skew with which nodes leave the harness barrier
+ * (up to about one put latency) is inside the time, the same for every implementation.
  *
  * The hw implementation needs fw/include/canopy_fm.h and the hardware collectives in
  * libcanopy; it is compiled in only when canopy_fm.h is on the include path (-Ifw/include,
@@ -718,12 +721,13 @@ int main(int argc, char **argv)
             qsort(cyc, (size_t)reps, sizeof cyc[0], cmp_u64);
             const uint64_t c = cyc[reps / 2];
             const char *name = inflight ? "allreduce-inflight" : bench_names[kind];
-            const uint64_t per = inflight ? (c + (uint64_t)inflight / 2) / (uint64_t)inflight : c;
+            const uint64_t div = inflight ? (uint64_t)inflight : 1, per = (c + div / 2) / div;
             printf("{\"bench\": \"%s\", \"impl\": \"%s\", \"torus\": \"%s\", \"nodes\": %d, \"bytes\": %zu, "
                    "\"cycles\": %" PRIu64 ", \"op\": \"%s\", \"dtype\": \"%s\", \"root\": %d, \"ns\": %.1f, "
                    "\"reps\": %d, \"cycles_min\": %" PRIu64 ", \"cycles_max\": %" PRIu64,
                    name, impl_names[impl], torus, b.n, inflight ? (size_t)8 : bytes, per, op_names[b.op],
-                   dtype_names[b.dtype], b.root, per * ns_per_cycle, reps, cyc[0], cyc[reps - 1]);
+                   dtype_names[b.dtype], b.root, per * ns_per_cycle, reps, (cyc[0] + div / 2) / div,
+                   (cyc[reps - 1] + div / 2) / div);
             if (inflight) printf(", \"inflight\": %d, \"cycles_total\": %" PRIu64, inflight, c);
             printf("}\n");
             fflush(stdout);

@@ -41,6 +41,7 @@ enum canopy_status {
     CANOPY_EAGAIN = -11,    /* nothing to report yet (polling) */
     CANOPY_EPERM = -12,     /* the OS refused access (device files, hugepages, pagemap) */
     CANOPY_ENOTREE = -13,   /* the tree is not set up on this node (canopy_tree_attach) */
+    CANOPY_EREDUCE = -14,   /* a reduce failed: contributions disagreed (op, type, length) or repeated */
 };
 
 /* A short description of a status value (never NULL). */
@@ -144,6 +145,7 @@ struct canopy_counters {
         err_inj_write, err_doorbell, err_csr, err_ej_noring;
     uint64_t tx_pkts, tx_flits, rx_pkts, rx_flits, rx_puts, puts_acked, puts_failed;
     uint64_t err_tree_write, err_coll_dir, err_coll_tree, rx_bcasts;
+    uint64_t err_reduce, reduces_sent, reduces_done;
 };
 int canopy_counters(canopy_dev *dev, struct canopy_counters *c);
 
@@ -170,6 +172,10 @@ struct canopy_coll {
     unsigned tree;
     uint32_t target;   /* the tree's completion counter value that means "done" */
     int pending;       /* 0 once complete (or if nothing had to arrive here) */
+    int nrids;         /* reduces: the ids still tracked, from first_rid (wrapping at 32) */
+    unsigned first_rid;
+    uint32_t rid_before[32]; /* per id: its status word before this call's result */
+    int failed;        /* a part of this call already completed with an error */
 };
 
 /* Broadcast `size` bytes from node `root`'s `src` into the window of every member of
@@ -189,6 +195,32 @@ struct canopy_bcast_args {
     unsigned flags;
 };
 int canopy_bcast(canopy_dev *dev, const struct canopy_bcast_args *a, struct canopy_coll *done);
+/* Reduce and allreduce in the routers (seed 002): every member of the tree contributes
+ * `count` elements of `dtype` (CANOPY_DT_I32, _U32, _I64, _U64) from `src`; the routers
+ * combine them with `op` (CANOPY_OP_SUM, _MIN, _MAX; integer sums wrap) up the tree, and
+ * the result is written at `dst_offset` in the window of node `root` (canopy_reduce) or
+ * of every member (canopy_allreduce). Every member calls with the same arguments (src
+ * differs). A vector of more than 256 bytes is split over consecutive reduce ids, at most
+ * 32 in flight per tree (the call waits for earlier ones to finish when it must). `done`
+ * completes on every member once its part is done (the result has reached the root's or
+ * this node's window); CANOPY_EREDUCE if the routers found contributions that disagreed.
+ * Group must be 0 (the tree's whole member set). */
+struct canopy_reduce_args {
+    unsigned tree, group;
+    int root;            /* canopy_reduce: the node that receives the result */
+    unsigned op, dtype;
+    size_t count;
+    const void *src;
+    uint64_t dst_offset;
+};
+int canopy_reduce(canopy_dev *dev, const struct canopy_reduce_args *a, struct canopy_coll *done);
+int canopy_allreduce(canopy_dev *dev, const struct canopy_reduce_args *a, struct canopy_coll *done);
+/* Barrier over the tree's members: an empty allreduce; returns when every member has
+ * entered it. canopy_sync: two barriers in a row, after which every broadcast any member
+ * issued before it has reached every member (002's double synchronisation). */
+int canopy_barrier(canopy_dev *dev, unsigned tree, uint64_t timeout_ns);
+int canopy_sync(canopy_dev *dev, unsigned tree, uint64_t timeout_ns);
+
 /* CANOPY_OK once complete, CANOPY_EAGAIN before. */
 int canopy_coll_test(canopy_dev *dev, struct canopy_coll *c);
 int canopy_coll_wait(canopy_dev *dev, struct canopy_coll *c, uint64_t timeout_ns);

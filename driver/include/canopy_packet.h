@@ -24,7 +24,7 @@ enum {
     CANOPY_PKT_PUT = 1, /* point-to-point remote write of `len` bytes at `offset` in the destination's window */
     CANOPY_PKT_BCAST = 2, /* broadcast travelling down a tree on COLL_DOWN; each member writes the payload at `offset` in its window */
     CANOPY_PKT_BCAST_REQ = 3, /* broadcast request: sent point-to-point to the root of `tree` (dst = the root), which broadcasts it down */
-    CANOPY_PKT_REDUCE = 4, /* reduce contribution travelling up a tree (reserved: reduce engines) */
+    CANOPY_PKT_REDUCE = 4, /* reduce contribution travelling up a tree on COLL_UP, hop by hop; `len` bytes of `dtype` elements (0: a barrier), combined with `op` per (tree, rid); the result goes down the tree as a BCAST with rflags RESULT */
     CANOPY_PKT_CONFIG = 5, /* configuration packet (Mini Packet): point-to-point; the destination writes tree entry `tree` := `offset` bits 31..0 (ACK_REQ: acknowledged, refused entries as failed) */
     CANOPY_PKT_ACK = 6, /* acknowledgement of puts: `offset` bits 19..0 count acknowledged puts, bits 39..20 how many of them were refused */
 };
@@ -47,6 +47,9 @@ enum {
 #define CANOPY_FLAG_ACK_REQ (1u << 0) /* PUT: the target acknowledges the put once its data is in memory */
 #define CANOPY_FLAG_NOTIFY (1u << 1) /* PUT, BCAST: the target also reports the arrival in its ejection ring */
 #define CANOPY_FLAG_SKIP_SRC (1u << 2) /* BCAST_REQ/BCAST: the source node does not receive its own broadcast (its memory is left untouched) */
+#define CANOPY_RFLAG_ALL (1u << 0) /* REDUCE: the result goes to every member (allreduce, barrier); else only `dst` writes it */
+#define CANOPY_RFLAG_FAILED (1u << 1) /* result BCAST: the reduce failed (contributions disagreed or were duplicated); its payload is not written */
+#define CANOPY_RFLAG_RESULT (1u << 2) /* BCAST: this is the result of reduce `rid` (the host interface reports it per (tree, rid)) */
 
 /* packet type (table above) */
 #define CANOPY_HDR_PTYPE_WORD 0u
@@ -92,6 +95,10 @@ enum {
 #define CANOPY_HDR_GROUP_WORD 1u
 #define CANOPY_HDR_GROUP_LSB 51u
 #define CANOPY_HDR_GROUP_WIDTH 8u
+/* reduce flags (table below) */
+#define CANOPY_HDR_RFLAGS_WORD 1u
+#define CANOPY_HDR_RFLAGS_LSB 59u
+#define CANOPY_HDR_RFLAGS_WIDTH 3u
 
 static inline uint64_t canopy_hdr_field_mask(unsigned width)
 {
@@ -217,6 +224,17 @@ static inline void canopy_hdr_set_group(uint64_t hdr[CANOPY_PKT_HEADER_WORDS], u
 {
     uint64_t m = canopy_hdr_field_mask(CANOPY_HDR_GROUP_WIDTH) << CANOPY_HDR_GROUP_LSB;
     hdr[CANOPY_HDR_GROUP_WORD] = (hdr[CANOPY_HDR_GROUP_WORD] & ~m) | ((v << CANOPY_HDR_GROUP_LSB) & m);
+}
+
+static inline uint64_t canopy_hdr_get_rflags(const uint64_t hdr[CANOPY_PKT_HEADER_WORDS])
+{
+    return (hdr[CANOPY_HDR_RFLAGS_WORD] >> CANOPY_HDR_RFLAGS_LSB) & canopy_hdr_field_mask(CANOPY_HDR_RFLAGS_WIDTH);
+}
+
+static inline void canopy_hdr_set_rflags(uint64_t hdr[CANOPY_PKT_HEADER_WORDS], uint64_t v)
+{
+    uint64_t m = canopy_hdr_field_mask(CANOPY_HDR_RFLAGS_WIDTH) << CANOPY_HDR_RFLAGS_LSB;
+    hdr[CANOPY_HDR_RFLAGS_WORD] = (hdr[CANOPY_HDR_RFLAGS_WORD] & ~m) | ((v << CANOPY_HDR_RFLAGS_LSB) & m);
 }
 
 /* The collective routing table entry: one 32-bit word per tree. */

@@ -97,7 +97,7 @@
 #define CANOPY_REG_TREE_ENTRY 0x088u
 /* the routing table entry of tree TREE_SEL as the router holds it (ro) */
 #define CANOPY_REG_TREE_READ 0x090u
-/* bus address of the per-tree completion counters (8 bytes per tree, 8-byte aligned); 0 = none. Word t counts broadcast packets of tree t written into the window (rw) */
+/* bus address of the collective completion area (8-byte aligned); 0 = none. Word t (t < 64): broadcast packets of tree t delivered (reduce results included). Word 64 + 32 t + r: results of reduce id r of tree t delivered (bits 31..0) and whether the last one failed (bit 63) (rw) */
 #define CANOPY_REG_COLL_WB_BASE 0x098u
 /* packets refused by the router: type not implemented (ro) */
 #define CANOPY_REG_ERR_BAD_TYPE 0x100u
@@ -123,6 +123,8 @@
 #define CANOPY_REG_ERR_COLL_DIR 0x150u
 /* collective packets dropped: tree not implemented or its entry invalid, group id out of range, or a transit node's host sending (ro) */
 #define CANOPY_REG_ERR_COLL_TREE 0x158u
+/* reduce contributions refused by this router's reduce engine: operation, type or length disagreeing with the reduce's first contribution, a second contribution from the same port, an unknown operation or type, a length not a multiple of the element size, or not from a child's port or this node's host (ro) */
+#define CANOPY_REG_ERR_REDUCE 0x160u
 /* packets this node injected into the fabric (ro) */
 #define CANOPY_REG_TX_PKTS 0x180u
 /* flits this node injected into the fabric (ro) */
@@ -139,6 +141,10 @@
 #define CANOPY_REG_PUTS_FAILED 0x1B0u
 /* broadcast packets written into the DMA window (ro) */
 #define CANOPY_REG_RX_BCASTS 0x1B8u
+/* reduce contributions this node's host injected (ro) */
+#define CANOPY_REG_REDUCES_SENT 0x1C0u
+/* reduce results delivered to this node (written, or only counted at a node that is not a plain reduce's destination) (ro) */
+#define CANOPY_REG_REDUCES_DONE 0x1C8u
 
 /* Extract a field: CANOPY_FIELD(value, ID, MAGIC). */
 #define CANOPY_FIELD(v, reg, field) \
@@ -180,6 +186,7 @@ static inline const char *canopy_reg_name(uint32_t offset)
     case CANOPY_REG_ERR_TREE_WRITE: return "ERR_TREE_WRITE";
     case CANOPY_REG_ERR_COLL_DIR: return "ERR_COLL_DIR";
     case CANOPY_REG_ERR_COLL_TREE: return "ERR_COLL_TREE";
+    case CANOPY_REG_ERR_REDUCE: return "ERR_REDUCE";
     case CANOPY_REG_TX_PKTS: return "TX_PKTS";
     case CANOPY_REG_TX_FLITS: return "TX_FLITS";
     case CANOPY_REG_RX_PKTS: return "RX_PKTS";
@@ -188,6 +195,8 @@ static inline const char *canopy_reg_name(uint32_t offset)
     case CANOPY_REG_PUTS_ACKED: return "PUTS_ACKED";
     case CANOPY_REG_PUTS_FAILED: return "PUTS_FAILED";
     case CANOPY_REG_RX_BCASTS: return "RX_BCASTS";
+    case CANOPY_REG_REDUCES_SENT: return "REDUCES_SENT";
+    case CANOPY_REG_REDUCES_DONE: return "REDUCES_DONE";
     default: return (const char *)0;
     }
 }

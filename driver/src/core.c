@@ -32,6 +32,11 @@ enum { WB_INJ_HEAD = 0, WB_PUTS = 1, WB_PUTS_FAILED = 2, WB_RX_PUTS = 3, WB_EJ_W
 /* Ejection ring entry words and statuses. */
 enum { EJ_HDR0 = 0, EJ_HDR1 = 1, EJ_INFO = 2, EJ_SEQ = 3 };
 #define DEFAULT_TIMEOUT_NS (10ull * 1000 * 1000 * 1000)
+/* The collective completion area (COLL_WB_BASE): a counter word per tree, then a status
+ * word per (tree, reduce id): {failed: bit 63, results of the tree: bits 31..0}. */
+enum { CANOPY_REDUCE_IDS = 32 };
+#define COLL_STATUS_WORD(tree, rid) (CANOPY_MAX_TREES + (tree) * CANOPY_REDUCE_IDS + (rid))
+#define COLL_AREA_BYTES ((CANOPY_MAX_TREES + CANOPY_MAX_TREES * CANOPY_REDUCE_IDS) * 8)
 
 struct canopy_dev {
     struct canopy_hal hal;
@@ -52,6 +57,9 @@ struct canopy_dev {
         int attached, root;
         uint32_t entry;
         uint32_t expect;   /* broadcast packets this node will have received */
+        unsigned next_rid; /* reduce ids are used round robin */
+        uint32_t rid_busy; /* ids with a reduce in flight (bit per id) */
+        uint32_t rid_before[CANOPY_REDUCE_IDS]; /* an id's status word when it was issued */
     } trees[CANOPY_MAX_TREES];
 };
 
@@ -73,6 +81,7 @@ const char *canopy_strerror(int status)
     case CANOPY_EAGAIN: return "nothing available yet";
     case CANOPY_EPERM: return "permission denied by the operating system";
     case CANOPY_ENOTREE: return "collective tree not set up on this node";
+    case CANOPY_EREDUCE: return "a reduce failed: contributions disagreed or repeated";
     default: return "unknown canopy status";
     }
 }
@@ -174,7 +183,7 @@ static int setup_host_structures(canopy_dev *dev)
     int rc;
     if ((rc = dev->hal.ops->dma_alloc(&dev->hal, WB_BYTES, &dev->wb)) ||
         (rc = dev->hal.ops->dma_alloc(&dev->hal, EJ_ENTRIES * EJ_ENTRY_BYTES, &dev->ej)) ||
-        (rc = dev->hal.ops->dma_alloc(&dev->hal, CANOPY_MAX_TREES * 8, &dev->coll)))
+        (rc = dev->hal.ops->dma_alloc(&dev->hal, COLL_AREA_BYTES, &dev->coll)))
         return rc;
     /* Seed the writeback block with the device's current values, so waits are right even
      * before the device's first writeback, and take them as this handle's baselines. */
@@ -295,6 +304,8 @@ int canopy_counters(canopy_dev *dev, struct canopy_counters *c)
         {CANOPY_REG_PUTS_ACKED, &c->puts_acked},       {CANOPY_REG_PUTS_FAILED, &c->puts_failed},
         {CANOPY_REG_ERR_TREE_WRITE, &c->err_tree_write}, {CANOPY_REG_ERR_COLL_DIR, &c->err_coll_dir},
         {CANOPY_REG_ERR_COLL_TREE, &c->err_coll_tree},   {CANOPY_REG_RX_BCASTS, &c->rx_bcasts},
+        {CANOPY_REG_ERR_REDUCE, &c->err_reduce},         {CANOPY_REG_REDUCES_SENT, &c->reduces_sent},
+        {CANOPY_REG_REDUCES_DONE, &c->reduces_done},
     };
     for (size_t i = 0; i < sizeof regs / sizeof regs[0]; ++i) {
         if ((rc = csr_read(dev, regs[i].off, regs[i].dst))) return rc;
@@ -561,9 +572,13 @@ int canopy_tree_attach(canopy_dev *dev, unsigned tree, int root_node)
     t->attached = 1;
     t->root = root_node;
     t->expect = 0;
-    /* The device restarted this tree's counter when the entry was written; its next
-     * write to this word is 1. */
-    ((volatile uint64_t *)dev->coll.vaddr)[tree] = 0;
+    /* The device restarted this tree's counters when the entry was written; its next
+     * writes are 1 (broadcast counter) and status words counting results from 1. */
+    volatile uint64_t *area = dev->coll.vaddr;
+    area[tree] = 0;
+    for (unsigned r = 0; r < CANOPY_REDUCE_IDS; ++r) area[COLL_STATUS_WORD(tree, r)] = 0;
+    t->next_rid = 0;
+    t->rid_busy = 0;
     return CANOPY_OK;
 }
 
@@ -611,6 +626,7 @@ int canopy_bcast(canopy_dev *dev, const struct canopy_bcast_args *a, struct cano
         }
         if ((rc = ring_doorbell(dev))) return rc;
     }
+    memset(done, 0, sizeof *done);
     done->tree = a->tree;
     done->pending = receive;
     if (receive) t->expect += npkts;
@@ -623,24 +639,152 @@ static uint32_t coll_count(canopy_dev *dev, unsigned tree)
     return (uint32_t)((volatile uint64_t *)dev->coll.vaddr)[tree];
 }
 
+static volatile uint64_t *rid_status(canopy_dev *dev, unsigned tree, unsigned rid)
+{
+    return (volatile uint64_t *)dev->coll.vaddr + COLL_STATUS_WORD(tree, rid);
+}
+
+/* Has reduce id `rid` of `tree` produced a result since its status word read `before`?
+ * Sets *failed if that result failed. Frees the id. */
+static int rid_done(canopy_dev *dev, unsigned tree, unsigned rid, uint32_t before, int *failed)
+{
+    uint64_t w = *rid_status(dev, tree, rid);
+    if ((uint32_t)w == before) return 0;
+    if (w >> 63) *failed = 1;
+    dev->trees[tree].rid_busy &= ~(1u << rid);
+    return 1;
+}
+
 int canopy_coll_test(canopy_dev *dev, struct canopy_coll *c)
 {
     int rc = usable(dev);
     if (rc) return rc;
-    if (!c || c->tree >= CANOPY_MAX_TREES) return CANOPY_EINVAL;
-    if (!c->pending) return CANOPY_OK;
-    if ((int32_t)(coll_count(dev, c->tree) - c->target) < 0) return CANOPY_EAGAIN;
+    if (!c || c->tree >= CANOPY_MAX_TREES || c->nrids < 0 || c->nrids > CANOPY_REDUCE_IDS) return CANOPY_EINVAL;
+    if (!c->pending) return c->failed ? CANOPY_EREDUCE : CANOPY_OK;
+    if (c->nrids) {
+        while (c->nrids) {
+            if (!rid_done(dev, c->tree, c->first_rid, c->rid_before[c->first_rid], &c->failed)) return CANOPY_EAGAIN;
+            c->first_rid = (c->first_rid + 1) % CANOPY_REDUCE_IDS;
+            --c->nrids;
+        }
+    } else if ((int32_t)(coll_count(dev, c->tree) - c->target) < 0) {
+        return CANOPY_EAGAIN;
+    }
     c->pending = 0;
-    return CANOPY_OK;
+    return c->failed ? CANOPY_EREDUCE : CANOPY_OK;
 }
 
 int canopy_coll_wait(canopy_dev *dev, struct canopy_coll *c, uint64_t timeout_ns)
 {
-    int rc = canopy_coll_test(dev, c);
-    if (rc != CANOPY_EAGAIN) return rc;
-    /* The counter only grows, from below the target (32-bit: wraps after 4G packets). */
-    volatile uint64_t *w = (volatile uint64_t *)dev->coll.vaddr + c->tree;
-    rc = dev->hal.ops->wait(&dev->hal, w, 0xffffffffull, CANOPY_CMP_GE, c->target, timeout_ns);
+    int rc;
+    while ((rc = canopy_coll_test(dev, c)) == CANOPY_EAGAIN) {
+        if (c->nrids) {
+            /* The id's status word changes once, when its result arrives. */
+            rc = dev->hal.ops->wait(&dev->hal, rid_status(dev, c->tree, c->first_rid), 0xffffffffull, CANOPY_CMP_NE,
+                                    c->rid_before[c->first_rid], timeout_ns);
+        } else {
+            /* The counter only grows, from below the target (32-bit: wraps after 4G packets). */
+            volatile uint64_t *w = (volatile uint64_t *)dev->coll.vaddr + c->tree;
+            rc = dev->hal.ops->wait(&dev->hal, w, 0xffffffffull, CANOPY_CMP_GE, c->target, timeout_ns);
+        }
+        if (rc) return rc;
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------ reduces */
+static int reduce_common(canopy_dev *dev, const struct canopy_reduce_args *a, int all, struct canopy_coll *done)
+{
+    int rc = usable(dev);
     if (rc) return rc;
-    return canopy_coll_test(dev, c);
+    if (!a || !done || a->group != 0 || a->op > CANOPY_OP_MAX || a->dtype > CANOPY_DT_U64 || (a->count && !a->src))
+        return CANOPY_EINVAL;
+    if (a->tree >= dev->caps.trees || (!all && (a->root < 0 || a->root >= dev->nodes))) return CANOPY_ERANGE;
+    struct coll_tree *t = &dev->trees[a->tree];
+    if (!t->attached) return CANOPY_ENOTREE;
+    if (!tree_member(t, a->group)) return CANOPY_EINVAL; /* a transit host takes no part */
+    const size_t esize = (a->dtype == CANOPY_DT_I32 || a->dtype == CANOPY_DT_U32) ? 4 : 8;
+    if (a->count > ((size_t)1 << 32) / esize) return CANOPY_ERANGE;
+    const size_t bytes = a->count * esize;
+    const uint64_t offset_limit = (uint64_t)1 << CANOPY_HDR_OFFSET_WIDTH;
+    if (a->dst_offset >= offset_limit || bytes > offset_limit - a->dst_offset) return CANOPY_ERANGE;
+    const int receive = all || a->root == dev->node;
+    if (receive && bytes && (!dev->win.vaddr || a->dst_offset + bytes > dev->win.size)) return CANOPY_ERANGE;
+
+    memset(done, 0, sizeof *done);
+    done->tree = a->tree;
+    done->pending = 1;
+    done->first_rid = t->next_rid;
+    const size_t mp = dev->caps.max_payload; /* a multiple of every element size */
+    const uint8_t *src = a->src;
+    size_t off = 0;
+    do {
+        const size_t chunk = bytes - off < mp ? bytes - off : mp;
+        const unsigned rid = t->next_rid;
+        if (t->rid_busy & (1u << rid)) {
+            /* All ids in flight: wait for this one (the oldest) to finish. It may be one
+             * of this call's own (a vector longer than 32 ids) or of an earlier call. */
+            uint32_t before = t->rid_before[rid];
+            rc = dev->hal.ops->wait(&dev->hal, rid_status(dev, a->tree, rid), 0xffffffffull, CANOPY_CMP_NE, before,
+                                    DEFAULT_TIMEOUT_NS);
+            if (rc) return rc;
+            int failed = 0;
+            rid_done(dev, a->tree, rid, before, &failed);
+            if (done->nrids && done->first_rid == rid) { /* one of ours: drop it from the handle */
+                done->failed |= failed;
+                done->first_rid = (rid + 1) % CANOPY_REDUCE_IDS;
+                --done->nrids;
+            }
+        }
+        uint64_t flits[2 + CANOPY_PKT_MAX_PAYLOAD / 8];
+        memset(flits, 0, sizeof flits);
+        canopy_hdr_set_ptype(flits, CANOPY_PKT_REDUCE);
+        canopy_hdr_set_dst(flits, all ? 0 : packed_coords(dev, a->root));
+        canopy_hdr_set_src(flits, packed_coords(dev, dev->node));
+        canopy_hdr_set_len(flits, chunk);
+        canopy_hdr_set_tree(flits, a->tree);
+        canopy_hdr_set_offset(flits, a->dst_offset + off);
+        canopy_hdr_set_rid(flits, rid);
+        canopy_hdr_set_op(flits, a->op);
+        canopy_hdr_set_dtype(flits, a->dtype);
+        canopy_hdr_set_group(flits, a->group);
+        canopy_hdr_set_rflags(flits, all ? CANOPY_RFLAG_ALL : 0);
+        if (chunk) memcpy(flits + 2, src + off, chunk);
+        t->rid_before[rid] = (uint32_t)*rid_status(dev, a->tree, rid);
+        done->rid_before[rid] = t->rid_before[rid];
+        t->rid_busy |= 1u << rid;
+        if ((rc = inject_packet(dev, flits, 2 + (unsigned)((chunk + 7) / 8), CANOPY_VC_COLL_UP))) return rc;
+        if (!done->nrids) done->first_rid = rid;
+        ++done->nrids;
+        t->next_rid = (rid + 1) % CANOPY_REDUCE_IDS;
+        off += chunk;
+    } while (off < bytes);
+    return ring_doorbell(dev);
+}
+
+int canopy_reduce(canopy_dev *dev, const struct canopy_reduce_args *a, struct canopy_coll *done)
+{
+    return reduce_common(dev, a, 0, done);
+}
+
+int canopy_allreduce(canopy_dev *dev, const struct canopy_reduce_args *a, struct canopy_coll *done)
+{
+    return reduce_common(dev, a, 1, done);
+}
+
+int canopy_barrier(canopy_dev *dev, unsigned tree, uint64_t timeout_ns)
+{
+    /* An empty allreduce: its result reaches a member only once every member has sent. */
+    const struct canopy_reduce_args a = {.tree = tree, .op = CANOPY_OP_SUM, .dtype = CANOPY_DT_U64};
+    struct canopy_coll c;
+    int rc = reduce_common(dev, &a, 1, &c);
+    return rc ? rc : canopy_coll_wait(dev, &c, timeout_ns);
+}
+
+int canopy_sync(canopy_dev *dev, unsigned tree, uint64_t timeout_ns)
+{
+    /* 002: the first barrier's result reaches a node after every broadcast sent down the
+     * tree before it; the second's cannot start before every node has left the first. */
+    int rc = canopy_barrier(dev, tree, timeout_ns);
+    return rc ? rc : canopy_barrier(dev, tree, timeout_ns);
 }
