@@ -121,7 +121,7 @@ module canopy_reduce_engine #(
   assign h  = canopy_pkg::hdr_t'({in_flit_i, hdr0_q});   // in SHdr1: word 1 arriving
   assign hq = canopy_pkg::hdr_t'({hdr1_q, hdr0_q});
 
-  wire logic [IdW-1:0] cur_id = {TreeW'(hq.tree), hq.rid};
+  wire logic [IdW-1:0] cur_id = {hq.tree[TreeW-1:0], hq.rid};
   assign look_idx_o = hq.tree;
 
   // ---------------------------------------------------------------- memories
@@ -134,7 +134,7 @@ module canopy_reduce_engine #(
     .waddr_i (cur_id),
     .wdata_i (MetaW'(meta_wdata)),
     .re_i    (state_q == SHdr1),
-    .raddr_i ({TreeW'(h.tree), h.rid}),
+    .raddr_i ({h.tree[TreeW-1:0], h.rid}),
     .rdata_o (meta_rdata)
   );
 

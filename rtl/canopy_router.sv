@@ -200,6 +200,11 @@ module canopy_router #(
   logic [NumOut-1:0]               out_busy_now;
   logic [NumPorts-1:0]             lane_valid, lane_last, lane_grant;
   logic [NumPorts-1:0][FlitWidth-1:0] lane_flit;
+  // The lanes indexed by output, the collective port's (none) included, as 0.
+  logic [NumOut-1:0]                  lane_last_out;
+  logic [NumOut-1:0][FlitWidth-1:0]   lane_flit_out;
+  assign lane_last_out = {1'b0, lane_last};
+  assign lane_flit_out = {{FlitWidth{1'b0}}, lane_flit};
   logic                            up_valid, up_last;
   logic [FlitWidth-1:0]            up_flit;
   logic [PortW-1:0]                up_port;
@@ -259,8 +264,8 @@ module canopy_router #(
       from_lane = o < NumPorts && out_grant[o][LaneReq];
       from_up   = out_grant[o][UpReq];
       tx_valid_d[o] = out_busy_now[o];
-      tx_flit_d[o]  = from_lane ? lane_flit[o] : from_up ? up_flit : req_flit[src][sv];
-      tx_last_d[o]  = from_lane ? lane_last[o] : from_up ? up_last : req_last[src][sv];
+      tx_flit_d[o]  = from_lane ? lane_flit_out[o] : from_up ? up_flit : req_flit[src][sv];
+      tx_last_d[o]  = from_lane ? lane_last_out[o] : from_up ? up_last : req_last[src][sv];
       tx_vc_d[o]    = from_lane ? VcW'(canopy_pkg::VcCollDown)
                     : from_up   ? VcW'(canopy_pkg::VcCollUp) : req_vc[src][sv];
       if (out_busy_now[o]) begin

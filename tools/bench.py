@@ -95,6 +95,80 @@ def bcast_records(torus, extra):
     return records
 
 
+# Reduce, allreduce and barrier (driver/examples/reduce_bench.c): (bench, impl, extra args).
+# Integers (i64) summed; the hw cases only once libcanopy has the hardware collectives.
+REDUCE_CASES = [
+    ("reduce", "sw-binomial", []),
+    ("reduce", "hw", []),
+    ("allreduce", "sw-binomial", []),
+    ("allreduce", "sw-recursive-doubling", []),
+    ("allreduce", "sw-ring", []),
+    ("allreduce", "hw", []),
+    ("barrier", "sw-dissemination", []),
+    ("barrier", "hw", []),
+    ("allreduce", "sw-binomial", ["--inflight", "32"]),
+    ("allreduce", "hw", ["--inflight", "32"]),
+]
+REDUCE_IMPLS = ["sw-binomial", "sw-recursive-doubling", "sw-ring", "sw-dissemination", "hw"]
+# (torus, extra reduce_bench args). On 3x3 the software cases (default sizes 8 B..16 KiB,
+# 3 repetitions) take about 75 s of wall clock in all. 4x4x4 simulates ~25x fewer cycles/s
+# and its rings are 7x longer: one repetition, three sizes.
+REDUCE_RUNS = [
+    ("3x3", []),
+    ("4x4x4", ["--reps", "1", "--sizes", "8,256,2048"]),
+]
+
+
+def reduce_hw_available():
+    """The hardware reduce calls are in libcanopy (until then reduce_bench builds without them)."""
+    with open(os.path.join(ROOT, "driver", "src", "core.c")) as f:
+        return "int canopy_allreduce" in f.read()
+
+
+def reduce_binary(hw):
+    """driver/examples/reduce_bench: with hw, the normal example build (fabric manager linked);
+    without, the software implementations only (-DREDUCE_BENCH_NO_HW), built by hand."""
+    if hw:
+        sh("make --no-print-directory build/driver/examples/reduce_bench >&2")
+        return "build/driver/examples/reduce_bench"
+    sh("make --no-print-directory build/driver/libcanopy.a >&2")
+    os.makedirs(os.path.join(ROOT, "build", "bench"), exist_ok=True)
+    sh("gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Idriver/include -Isim/include -Ifw/include "
+       "-DREDUCE_BENCH_NO_HW driver/examples/reduce_bench.c build/driver/libcanopy.a -lpciaccess -lpthread -lrt "
+       "-o build/bench/reduce_bench_sw >&2")
+    return "build/bench/reduce_bench_sw"
+
+
+def reduce_records(torus, extra):
+    """Reduce, allreduce, barrier and 32 allreduces in flight, software over puts and the
+    hardware. The 4x4x4 co-simulator is not built here (its first build is long): a torus
+    whose co-simulator is missing is skipped with a message."""
+    nodes = 1
+    for k in torus.split("x"):
+        nodes *= int(k)
+    cosim = f"build/cosim/{torus}-L1/canopy-cosim"
+    if torus == "4x4x4" and not os.path.exists(os.path.join(ROOT, cosim)):
+        print(f"reduce: skipped {torus}: {cosim} is not built (make {cosim} TORUS={torus})", file=sys.stderr)
+        return []
+    hw = reduce_hw_available()
+    if not hw:
+        print("reduce: hw skipped: libcanopy has no canopy_allreduce yet (driver/src/core.c)", file=sys.stderr)
+    prog = reduce_binary(hw)
+    sh(f"make --no-print-directory {cosim} TORUS={torus} >&2")
+    records = []
+    for bench, impl, case_extra in REDUCE_CASES:
+        if impl == "hw" and not hw:
+            continue
+        args = ["--bench", bench, "--impl", impl] + case_extra + extra  # (barrier, inflight: no sizes)
+        out = sh(" ".join([f"sim/canopy-run -n {nodes} --torus {torus}", prog] + args))
+        for line in out.splitlines():
+            if line.startswith("{"):
+                r = json.loads(line)
+                r["topology"] = torus
+                records.append(r)
+    return records
+
+
 def fpga_records():
     sh("make --no-print-directory synth >&2")
     with open(os.path.join(ROOT, "build", "synth", "report.json")) as f:
@@ -110,6 +184,10 @@ def table(records):
         "put": ["bytes", "cycles", "link_bytes_per_cycle"],
         "bcast": ["impl", "bytes", "cycles", "link_bytes_per_cycle"],
         "bcast-hop-latency": ["impl", "cycles_per_hop", "base_cycles", "max_hops"],
+        "reduce": ["impl", "bytes", "cycles"],
+        "allreduce": ["impl", "bytes", "cycles"],
+        "barrier": ["impl", "cycles"],
+        "allreduce-inflight": ["impl", "inflight", "cycles"],
     }
     lines = []
     for r in records:
@@ -157,6 +235,7 @@ def render_docs(records):
         for r in sorted(hop, key=lambda r: (r["topology"], r["impl"])):
             L.append(f"| {r['topology']} | {r['impl']} | {r['cycles_per_hop']:.2f} | "
                      f"{r['base_cycles']:.0f} | {r['max_hops']} |")
+    L += reduce_docs([r for r in records if r["bench"] in ("reduce", "allreduce", "barrier", "allreduce-inflight")])
     return "\n".join(L) + "\n"
 
 
@@ -186,6 +265,65 @@ def bcast_docs(recs):
             L += ["", "(hw not measured yet: canopy_bcast and the fabric manager were not built.)"]
     if recs:
         L += ["", "![broadcast time vs size](img/bcast.png)"]
+    return L
+
+
+def tori_order(recs):
+    return sorted({r["topology"] for r in recs}, key=lambda t: (len(t.split("x")), t))
+
+
+def reduce_docs(recs):
+    """Per torus: reduce and allreduce cycles per size and implementation, barrier and
+    allreduces in flight; hw speedup = the best software time / hw."""
+    recs = [r for r in recs if r.get("op", "sum") == "sum" and r.get("dtype", "i64") == "i64"]
+    L = []
+
+    def speed(best, hw):
+        return f"{best / hw:.2f}x" if best and hw else "-"
+
+    for torus in tori_order(recs):
+        rs = [r for r in recs if r["topology"] == torus]
+        nodes = rs[0]["nodes"]
+        L += ["", f"### Reduce, allreduce and barrier through libcanopy (`make bench`, co-simulation, {torus}, "
+              f"{nodes} nodes, root {rs[0]['root']}, int64 sum)", "",
+              "From a barrier (the earliest node leaving it) to the moment the last node that matters is done "
+              "(reduce: the root holds the result; allreduce: every node does; barrier: every node left it), in "
+              "cycles, median of the repetitions; every result checked against a host reference. Software: puts "
+              "with flag words (driver/examples/reduce_bench.c). Speedup = the best software time / hw.", ""]
+        for bench in ("reduce", "allreduce"):
+            br = [r for r in rs if r["bench"] == bench]
+            if not br:
+                continue
+            impls = [i for i in REDUCE_IMPLS if any(r["impl"] == i for r in br)]
+            sw = [i for i in impls if i != "hw"]
+            cyc = {(r["impl"], r["bytes"]): r["cycles"] for r in br}
+            L += [f"**{bench}**", "", "| bytes | " + " | ".join(impls) + " | best sw | hw speedup |",
+                  "|---" * (len(impls) + 3) + "|"]
+            for n in sorted({r["bytes"] for r in br}):
+                cells = [f"{cyc[(i, n)]:.0f}" if (i, n) in cyc else "-" for i in impls]
+                best = min(((cyc[(i, n)], i) for i in sw if (i, n) in cyc), default=None)
+                L.append(f"| {n} | " + " | ".join(cells) + f" | {best[1] if best else '-'} | "
+                         + speed(best[0] if best else None, cyc.get(("hw", n))) + " |")
+            L.append("")
+        small = [r for r in rs if r["bench"] in ("barrier", "allreduce-inflight")]
+        if small:
+            L += ["**barrier, and 8-byte allreduces back to back** (32 per node: hw issues all 32 before waiting, "
+                  "sw runs the binomial allreduce 32 times in a row; cycles per allreduce = total / 32)", "",
+                  "| bench | impl | cycles | hw speedup over this |", "|---|---|---|---|"]
+            for bench in ("barrier", "allreduce-inflight"):
+                br = {r["impl"]: r for r in small if r["bench"] == bench}
+                hw = br.get("hw", {}).get("cycles")
+                for impl in REDUCE_IMPLS:
+                    if impl in br:
+                        label = bench if bench == "barrier" else f"allreduce, 8 B, {br[impl]['inflight']} in flight"
+                        L.append(f"| {label} | {impl} | {br[impl]['cycles']:.0f} | "
+                                 + (speed(br[impl]["cycles"], hw) if impl != "hw" else "-") + " |")
+            L.append("")
+        if not any(r["impl"] == "hw" for r in rs):
+            L += ["(hw not measured yet: the hardware reduce engines and canopy_reduce / canopy_allreduce / "
+                  "canopy_barrier were not in the co-simulator and libcanopy when this ran.)", ""]
+    if recs:
+        L += ["![allreduce and barrier time](img/reduce.png)"]
     return L
 
 
@@ -245,6 +383,47 @@ def plot_bcast(records):
     fig.savefig(os.path.join(ROOT, "docs", "img", "bcast.png"), dpi=110)
 
 
+def plot_reduce(records):
+    """Allreduce time vs size (per torus and implementation), and barrier and 8-byte
+    allreduce time vs node count."""
+    recs = [r for r in records if r["bench"] in ("allreduce", "barrier")
+            and r.get("op", "sum") == "sum" and r.get("dtype", "i64") == "i64"]
+    if not recs:
+        return
+    subprocess.run(["tools/ensure-deps.sh", "plot"], cwd=ROOT, check=True)
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(1, 2, figsize=(10, 3.8))
+    styles = ["-", "--", ":", "-."]
+    colors = {i: f"C{k}" for k, i in enumerate(REDUCE_IMPLS)}
+    for t, torus in enumerate(tori_order(recs)):
+        for impl in REDUCE_IMPLS:
+            rs = sorted((r for r in recs if r["bench"] == "allreduce" and r["topology"] == torus and r["impl"] == impl),
+                        key=lambda r: r["bytes"])
+            if rs:
+                ax[0].loglog([r["bytes"] for r in rs], [r["cycles"] for r in rs], "o" + styles[t % 4],
+                             color=colors[impl], label=f"{impl}, {torus}")
+    ax[0].set(xlabel="vector bytes", ylabel="cycles to the last node", title="allreduce (int64 sum)")
+    for bench, marker in (("barrier", "s"), ("allreduce", "o")):
+        for impl in REDUCE_IMPLS:
+            rs = sorted((r for r in recs if r["bench"] == bench and r["impl"] == impl
+                         and (bench == "barrier" or r["bytes"] == 8)), key=lambda r: r["nodes"])
+            if rs:
+                ax[1].plot([r["nodes"] for r in rs], [r["cycles"] for r in rs], marker + ("-" if bench == "barrier" else "--"),
+                           color=colors[impl], label=f"{bench if bench == 'barrier' else 'allreduce 8 B'}, {impl}")
+    ax[1].set(xlabel="nodes", ylabel="cycles", title="barrier and 8-byte allreduce vs nodes", xscale="log", yscale="log")
+    ns = sorted({r["nodes"] for r in recs})
+    ax[1].set_xticks(ns, [str(n) for n in ns])
+    ax[1].set_xlim(ns[0] / 1.5, ns[-1] * 1.5)
+    for a in ax:
+        a.grid(True, which="both", alpha=0.3)
+        a.legend(fontsize=7)
+    fig.tight_layout()
+    os.makedirs(os.path.join(ROOT, "docs", "img"), exist_ok=True)
+    fig.savefig(os.path.join(ROOT, "docs", "img", "reduce.png"), dpi=110)
+
+
 def merge(new):
     """Replace records of the benches just run, keep the others (later benches add theirs)."""
     old = []
@@ -260,7 +439,7 @@ def main():
     ap.add_argument("--skip-fpga", action="store_true", help="skip synthesis and place and route")
     ap.add_argument("--only", default="", help="run only benches whose name contains this")
     ap.add_argument("--torus", default="",
-                    help="bcast: only these tori (comma separated, e.g. 3x3); default all")
+                    help="bcast, reduce: only these tori (comma separated, e.g. 3x3); default all")
     ap.add_argument("--docs-only", action="store_true",
                     help="no runs: rewrite docs/perf.md tables and plots from results.json")
     args = ap.parse_args()
@@ -270,6 +449,7 @@ def main():
         write_docs(merged)
         plot_puts(merged)
         plot_bcast(merged)
+        plot_reduce(merged)
         return 0
 
     records = []
@@ -282,6 +462,10 @@ def main():
         for torus, extra in BCAST_RUNS:
             if not args.torus or torus in args.torus.split(","):
                 records += bcast_records(torus, extra)
+    if args.only in "reduce":
+        for torus, extra in REDUCE_RUNS:
+            if not args.torus or torus in args.torus.split(","):
+                records += reduce_records(torus, extra)
     if not args.skip_fpga and args.only in "fpga-ecp5":
         records += fpga_records()
 
