@@ -80,6 +80,12 @@ def declare():
         t.append(Test(f"driver-{torus}-bcast",
                       f"sim/canopy-run -n {nodes} --torus {torus} build/tests/driver/bcast{args}",
                       drv + [cosim_make(torus)], timeout=900))
+    # Table rules, wrong-direction packets, subgroups, transit nodes, a host that stops draining.
+    for torus in ("3x3", "2x2x2"):
+        nodes = math.prod(int(k) for k in torus.split("x"))
+        t.append(Test(f"driver-{torus}-coll-rules",
+                      f"sim/canopy-run -n {nodes} --torus {torus} build/tests/driver/coll_rules",
+                      drv + [cosim_make(torus)], timeout=900))
     t.append(Test("fw-setup-3x3", "sim/canopy-run -n 9 --torus 3x3 build/tests/fw/fm_setup_sim",
                   ["build/tests/fw/fm_setup_sim", cosim_make("3x3")]))
     t.append(Test("driver-3x3-demo", "sim/canopy-run -n 9 --torus 3x3 build/driver/examples/put_demo",

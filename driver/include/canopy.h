@@ -164,7 +164,8 @@ int canopy_tree_read(canopy_dev *dev, unsigned tree, uint32_t *entry);
 int canopy_tree_write_remote(canopy_dev *dev, int node, unsigned tree, uint32_t entry);
 /* Make `tree` usable by this node's collective calls: reads this node's entry (its
  * groups and transit flag) and records which node is the tree's root. Every node calls
- * it once the tables are programmed (canopy_fm_setup does). */
+ * it once the tables are programmed (canopy_fm_setup does). If the entry is invalid the
+ * node is not in the tree: CANOPY_ENOTREE, and the tree is detached here. */
 int canopy_tree_attach(canopy_dev *dev, unsigned tree, int root_node);
 
 /* The completion of a collective call, filled by the call, tested or waited on. */

@@ -121,7 +121,7 @@
 #define CANOPY_REG_ERR_TREE_WRITE 0x148u
 /* collective packets dropped by the direction checks: a broadcast not from the parent's port, a broadcast request at a node that is not the root (ro) */
 #define CANOPY_REG_ERR_COLL_DIR 0x150u
-/* collective packets dropped: tree not implemented or its entry invalid, group id out of range, or a transit node's host sending (ro) */
+/* collective packets dropped: tree not implemented or its entry invalid, group id out of range (a transit host's reduce contribution counts in ERR_COLL_DIR; its broadcasts are refused by the driver) (ro) */
 #define CANOPY_REG_ERR_COLL_TREE 0x158u
 /* reduce contributions refused by this router's reduce engine: operation, type or length disagreeing with the reduce's first contribution, a second contribution from the same port, an unknown operation or type, a length not a multiple of the element size, or not from a child's port or this node's host (ro) */
 #define CANOPY_REG_ERR_REDUCE 0x160u

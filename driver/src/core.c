@@ -568,6 +568,7 @@ int canopy_tree_attach(canopy_dev *dev, unsigned tree, int root_node)
     if (tree >= dev->caps.trees || root_node < 0 || root_node >= dev->nodes) return CANOPY_ERANGE;
     struct coll_tree *t = &dev->trees[tree];
     if ((rc = canopy_tree_read(dev, tree, &t->entry))) return rc;
+    t->attached = 0; /* until this entry says the node is in the tree */
     if (!canopy_tree_get_valid(t->entry)) return CANOPY_ENOTREE;
     t->attached = 1;
     t->root = root_node;

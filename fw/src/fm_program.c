@@ -182,8 +182,9 @@ int canopy_fm_setup(canopy_dev *dev, unsigned tree, int root, const uint8_t *gro
             return CANOPY_ETIMEDOUT;
         }
     }
-    if (!canopy_tree_get_valid(want)) return CANOPY_OK; /* pruned: this node is not in the tree */
     rc = canopy_tree_attach(dev, tree, root);
+    if (!canopy_tree_get_valid(want)) /* pruned: not in the tree; attach has detached it */
+        return rc == CANOPY_ENOTREE ? CANOPY_OK : rc;
     if (rc) say(err, errlen, "fm setup: tree %u: node %d: attaching the tree failed: %s", tree, me, canopy_strerror(rc));
     return rc;
 }
