@@ -271,7 +271,6 @@ module canopy_coll_unit #(
   logic [NumStreams-1:0][SlotW-1:0]    mslot_q;
   logic [NumStreams-1:0][IdxW-1:0]     midx_q;
   logic [NumStreams-1:0][TreeIdW-1:0]  mtree_q;
-  logic [NumStreams-1:0]               mskip_q;   // SKIP_SRC and the source is this node
   logic [1:0]                          prio_q;    // stream preferred when several can move
 
   logic [NumStreams-1:0] can_move;
@@ -347,8 +346,9 @@ module canopy_coll_unit #(
     group_ok     = {1'b0, mh.group} < 9'(canopy_pkg::MaxGroups);
     decide_lanes = '0;
     decide_lanes[NumLinks-1:0] = look.children[NumLinks-1:0];
-    decide_lanes[LocalLane] = group_ok && look.groups[mh.group[2:0]] && !look.transit
-                              && !mskip_q[ms];
+    // With SKIP_SRC the source's host still gets its copy: the host interface counts it
+    // without writing it, which tells the source its broadcast has passed the root.
+    decide_lanes[LocalLane] = group_ok && look.groups[mh.group[2:0]] && !look.transit;
     if (!group_ok) decide_lanes = '0;
   end
 
@@ -382,7 +382,6 @@ module canopy_coll_unit #(
       if (mhead) begin
         mslot_q[ms] <= new_slot;
         mtree_q[ms] <= mh.tree;
-        mskip_q[ms] <= mh.flags[canopy_pkg::FlagSkipSrc] && mh.src == my_coord_i;
         midx_q[ms]  <= IdxW'(1);
       end else begin
         midx_q[ms]  <= midx_q[ms] + 1'b1;

@@ -35,6 +35,8 @@
 //     instead of the broadcast counter, the status word of (tree, rid) at COLL_WB_BASE +
 //     8 * (64 + 32 * tree + rid) := {failed (bit 63), results of the tree so far (31..0)}
 //     (result_o pulses).
+//   BCAST with SKIP_SRC at its source: counted, not written (the source learns its
+//     broadcast has passed the root).
 //   CONFIG: entry `tree` of the router's collective table := offset bits 31..0, through
 //     the table's write port (tbl_*; CSR writes have it first: tbl_busy_i); a refusal
 //     counts (err_tree_write_o); with ACK_REQ a zero-length DMA marker whose completion
@@ -165,6 +167,8 @@ module canopy_ejector #(
   wire logic is_bcast  = hdr.ptype == canopy_pkg::PKT_BCAST;
   wire logic is_result = is_bcast && hdr.rflags[canopy_pkg::RflagResult];
   wire logic res_failed = hdr.rflags[canopy_pkg::RflagFailed];
+  // The source's own copy of a SKIP_SRC broadcast: counted, not written.
+  wire logic skip_self = is_bcast && hdr.flags[canopy_pkg::FlagSkipSrc] && hdr.src == my_coord_i;
   // A result's payload is for this node: an allreduce, or a reduce to this node, not failed.
   wire logic res_write = !res_failed && (hdr.rflags[canopy_pkg::RflagAll] || hdr.dst == my_coord_i);
   wire logic is_config = hdr.ptype == canopy_pkg::PKT_CONFIG;
@@ -286,7 +290,7 @@ module canopy_ejector #(
       end
       SDecide: begin
         words_d  = '0;
-        put_ok_d = is_put ? in_win : (is_bcast && (!is_result || res_write) && in_win_b);
+        put_ok_d = is_put ? in_win : (is_bcast && (!is_result || res_write) && !skip_self && in_win_b);
         count_d  = is_bcast;
         entry_d  = 1'b0;
         status_d = canopy_host_pkg::EjStatusOkNotify;
@@ -299,7 +303,7 @@ module canopy_ejector #(
           entry_d  = 1'b1;
           status_d = canopy_host_pkg::EjStatusBounds;
           if (ack_req) state_d = SReq;
-        end else if (is_result && !res_write) begin
+        end else if ((is_result && !res_write) || skip_self) begin
           entry_d = 1'b0;  // counted (status word) but not written here
         end else if (is_bcast) begin
           entry_d = notify || !in_win_b;

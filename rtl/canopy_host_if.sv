@@ -312,8 +312,8 @@ module canopy_host_if #(
     reg_caps = '0;
     reg_caps[canopy_regs_pkg::CapsTreesLsb      +: canopy_regs_pkg::CapsTreesWidth]      = 8'(NumTrees);
     reg_caps[canopy_regs_pkg::CapsReduceIdsLsb  +: canopy_regs_pkg::CapsReduceIdsWidth]  = 8'd32;
-    reg_caps[canopy_regs_pkg::CapsOpsLsb        +: canopy_regs_pkg::CapsOpsWidth]        = 8'd0;
-    reg_caps[canopy_regs_pkg::CapsDtypesLsb     +: canopy_regs_pkg::CapsDtypesWidth]     = 8'd0;
+    reg_caps[canopy_regs_pkg::CapsOpsLsb        +: canopy_regs_pkg::CapsOpsWidth]        = 8'h07;  // SUM, MIN, MAX
+    reg_caps[canopy_regs_pkg::CapsDtypesLsb     +: canopy_regs_pkg::CapsDtypesWidth]     = 8'h0f;  // I32, U32, I64, U64
     reg_caps[canopy_regs_pkg::CapsMaxPayloadLsb +: canopy_regs_pkg::CapsMaxPayloadWidth]
       = 16'(canopy_pkg::MaxPayloadBytes);
     reg_caps[canopy_regs_pkg::CapsFlitBitsLsb   +: canopy_regs_pkg::CapsFlitBitsWidth]   = 10'(FlitWidth);

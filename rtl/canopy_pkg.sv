@@ -52,7 +52,7 @@ package canopy_pkg;
   // Bits of the header's flags field.
   localparam int unsigned FlagAckReq = 0;  // PUT: the target acknowledges the put once its data is in memory
   localparam int unsigned FlagNotify = 1;  // PUT, BCAST: the target also reports the arrival in its ejection ring
-  localparam int unsigned FlagSkipSrc = 2;  // BCAST_REQ/BCAST: the source node does not receive its own broadcast (its memory is left untouched)
+  localparam int unsigned FlagSkipSrc = 2;  // BCAST_REQ/BCAST: the source node's memory is left untouched (its host interface still counts its copy)
   // Bits of the header's rflags field.
   localparam int unsigned RflagAll = 0;  // REDUCE: the result goes to every member (allreduce, barrier); else only `dst` writes it
   localparam int unsigned RflagFailed = 1;  // result BCAST: the reduce failed (contributions disagreed or were duplicated); its payload is not written

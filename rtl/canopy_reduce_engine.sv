@@ -189,7 +189,9 @@ module canopy_reduce_engine #(
     esize      = (hq.dtype == canopy_pkg::DT_I32 || hq.dtype == canopy_pkg::DT_U32) ? 4'd4 : 4'd8;
     v_bad      = hq.op > canopy_pkg::OP_MAX || hq.dtype > canopy_pkg::DT_U64
                  || (hq.len & (LenW'(esize) - 1'b1)) != '0;
-    v_mismatch = !v_first && (stored.op != hq.op || stored.dtype != hq.dtype || stored.len != hq.len
+    // A contribution that already failed below is not compared again: the disagreement
+    // was counted where the contributions met.
+    v_mismatch = !v_first && !hq.rflags[canopy_pkg::RflagFailed] && (stored.op != hq.op || stored.dtype != hq.dtype || stored.len != hq.len
                               || stored.all != hq.rflags[canopy_pkg::RflagAll]
                               || stored.offset != hq.offset || stored.dst != hq.dst
                               || stored.group != hq.group);

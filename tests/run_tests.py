@@ -86,6 +86,10 @@ def declare():
         t.append(Test(f"driver-{torus}-coll-rules",
                       f"sim/canopy-run -n {nodes} --torus {torus} build/tests/driver/coll_rules",
                       drv + [cosim_make(torus)], timeout=900))
+        # Reduce, allreduce, barrier, sync: every op x type x root, 32 in flight, mismatches.
+        t.append(Test(f"driver-{torus}-reduce",
+                      f"sim/canopy-run -n {nodes} --torus {torus} build/tests/driver/reduce",
+                      drv + [cosim_make(torus)], timeout=900))
     t.append(Test("fw-setup-3x3", "sim/canopy-run -n 9 --torus 3x3 build/tests/fw/fm_setup_sim",
                   ["build/tests/fw/fm_setup_sim", cosim_make("3x3")]))
     t.append(Test("driver-3x3-demo", "sim/canopy-run -n 9 --torus 3x3 build/driver/examples/put_demo",

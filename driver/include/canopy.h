@@ -181,10 +181,10 @@ struct canopy_coll {
 
 /* Broadcast `size` bytes from node `root`'s `src` into the window of every member of
  * (tree, group) at `offset`. Every member calls it with the same tree, group, root,
- * offset and size (src is read at the root only); any node may be the root. The call
+ * offset and size (src is read at the root only); any member may be the root. The call
  * returns once the root's data is in the device; `done` completes on a node when all
- * the bytes are in its window (at the root also once they are sent). The root is a
- * receiver too unless flags has CANOPY_BCAST_SKIP_SRC. Broadcasts on one tree arrive in
+ * the bytes are in its window (at the root: once they have come back through the tree's
+ * root). With CANOPY_BCAST_SKIP_SRC the root's own window is not written. Broadcasts on one tree arrive in
  * the order the tree's root serialized them. */
 #define CANOPY_BCAST_SKIP_SRC 0x1u
 struct canopy_bcast_args {

@@ -46,7 +46,7 @@ enum {
 
 #define CANOPY_FLAG_ACK_REQ (1u << 0) /* PUT: the target acknowledges the put once its data is in memory */
 #define CANOPY_FLAG_NOTIFY (1u << 1) /* PUT, BCAST: the target also reports the arrival in its ejection ring */
-#define CANOPY_FLAG_SKIP_SRC (1u << 2) /* BCAST_REQ/BCAST: the source node does not receive its own broadcast (its memory is left untouched) */
+#define CANOPY_FLAG_SKIP_SRC (1u << 2) /* BCAST_REQ/BCAST: the source node's memory is left untouched (its host interface still counts its copy) */
 #define CANOPY_RFLAG_ALL (1u << 0) /* REDUCE: the result goes to every member (allreduce, barrier); else only `dst` writes it */
 #define CANOPY_RFLAG_FAILED (1u << 1) /* result BCAST: the reduce failed (contributions disagreed or were duplicated); its payload is not written */
 #define CANOPY_RFLAG_RESULT (1u << 2) /* BCAST: this is the result of reduce `rid` (the host interface reports it per (tree, rid)) */

@@ -57,6 +57,7 @@ struct canopy_dev {
         int attached, root;
         uint32_t entry;
         uint32_t expect;   /* broadcast packets this node will have received */
+        uint32_t own_expect; /* ... once its own last broadcast has come back */
         unsigned next_rid; /* reduce ids are used round robin */
         uint32_t rid_busy; /* ids with a reduce in flight (bit per id) */
         uint32_t rid_before[CANOPY_REDUCE_IDS]; /* an id's status word when it was issued */
@@ -580,6 +581,7 @@ int canopy_tree_attach(canopy_dev *dev, unsigned tree, int root_node)
     for (unsigned r = 0; r < CANOPY_REDUCE_IDS; ++r) area[COLL_STATUS_WORD(tree, r)] = 0;
     t->next_rid = 0;
     t->rid_busy = 0;
+    t->own_expect = 0;
     return CANOPY_OK;
 }
 
@@ -600,10 +602,13 @@ int canopy_bcast(canopy_dev *dev, const struct canopy_bcast_args *a, struct cano
     const uint64_t offset_limit = (uint64_t)1 << CANOPY_HDR_OFFSET_WIDTH;
     if (a->offset >= offset_limit || a->size > offset_limit - a->offset) return CANOPY_ERANGE;
     const int i_am_root = a->root == dev->node;
-    const int receive = tree_member(t, a->group) && !(i_am_root && (a->flags & CANOPY_BCAST_SKIP_SRC));
-    if (receive && (!dev->win.vaddr || a->offset + a->size > dev->win.size)) return CANOPY_ERANGE;
+    /* Every member counts every packet (the source too: with SKIP_SRC its copy is counted
+     * but not written), so completion at the source means "past the tree's root". */
+    const int receive = tree_member(t, a->group);
+    const int written = receive && !(i_am_root && (a->flags & CANOPY_BCAST_SKIP_SRC));
+    if (written && (!dev->win.vaddr || a->offset + a->size > dev->win.size)) return CANOPY_ERANGE;
     if (i_am_root && !a->src) return CANOPY_EINVAL;
-    if (i_am_root && canopy_tree_get_transit(t->entry)) return CANOPY_EINVAL; /* a transit host never sends */
+    if (i_am_root && !receive) return CANOPY_EINVAL; /* the source is a member (not transit) */
 
     const size_t mp = dev->caps.max_payload;
     const uint32_t npkts = (uint32_t)((a->size + mp - 1) / mp);
@@ -631,6 +636,7 @@ int canopy_bcast(canopy_dev *dev, const struct canopy_bcast_args *a, struct cano
     done->tree = a->tree;
     done->pending = receive;
     if (receive) t->expect += npkts;
+    if (i_am_root) t->own_expect = t->expect;
     done->target = t->expect;
     return CANOPY_OK;
 }
@@ -786,6 +792,16 @@ int canopy_sync(canopy_dev *dev, unsigned tree, uint64_t timeout_ns)
 {
     /* 002: the first barrier's result reaches a node after every broadcast sent down the
      * tree before it; the second's cannot start before every node has left the first. */
-    int rc = canopy_barrier(dev, tree, timeout_ns);
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (tree >= dev->caps.trees) return CANOPY_ERANGE;
+    struct coll_tree *t = &dev->trees[tree];
+    if (!t->attached) return CANOPY_ENOTREE;
+    /* Requests reach the root point to point, not with the barrier's contributions: wait
+     * until this node's own broadcasts have come back (then they are in the tree's down
+     * order ahead of anything the root sends later). */
+    struct canopy_coll own = {.tree = tree, .target = t->own_expect, .pending = 1};
+    if ((rc = canopy_coll_wait(dev, &own, timeout_ns))) return rc;
+    rc = canopy_barrier(dev, tree, timeout_ns);
     return rc ? rc : canopy_barrier(dev, tree, timeout_ns);
 }

@@ -1,0 +1,710 @@
+/* reduce.c: hardware reduce, allreduce, barrier and sync through libcanopy, checked on
+ * every node against a host reference.
+ *
+ *   reduce [--roots all|none|N] [--quick] [--cases 1234]
+ *
+ * (--roots: the canopy_reduce roots of case 1; none = allreduces only.)
+ *
+ * Trees: tree 0 rooted at node 0 (programmed through the CSRs), tree 1 rooted at node n/2
+ * (CONFIG packets from node 0). Every node's contribution is a deterministic vector
+ * (splitmix64 from a fixed seed, the node and the case), so every node can compute the
+ * reference from all nodes' inputs. Cases:
+ *   1. every op (SUM, MIN, MAX) x dtype (I32, U32, I64, U64) x root (canopy_reduce from
+ *      every node, then one canopy_allreduce) x count (1, 3, 256 bytes, 256 bytes + 1
+ *      element, 1000 bytes: several reduce ids). Edge values (type min and max, all ones,
+ *      wrapping sums) in fixed positions. The bytes around the result stay untouched, and
+ *      so do the non-root nodes' destination regions (checked after a barrier).
+ *   2. 32 allreduces of 8 bytes in flight at once, mixed with broadcasts on tree 0 and
+ *      tree 1; then 100 allreduces issued back to back (the driver must throttle to 32).
+ *   3. canopy_barrier with random arrival delays (10 rounds, trees 0 and 1): every entry
+ *      cycle precedes every exit cycle. canopy_sync: a broadcast issued just before it is
+ *      in every window when it returns (one root at a time, then every node at once).
+ *   4. Mismatched contributions (node 1 uses another op, dtype or count): every node's
+ *      wait returns CANOPY_EREDUCE, nothing is written, ERR_REDUCE grows somewhere, and
+ *      the next allreduce on the tree is right.
+ */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "canopy_fm.h"
+#include "test_util.h"
+
+#define MAXN 16
+#define SENT 0xA5u          /* sentinel byte of regions that must stay untouched */
+#define PRE_GUARD 64u       /* a result starts this far into its slot */
+
+enum {
+    FLAG_OFF = 0,
+    DUMMY_OFF = 2048,                       /* a word nobody writes: timed waits */
+    GATHER_OFF = 4096,                      /* barrier timings [round][node] {entry, exit} */
+    CNT_OFF = 8192,                         /* case 4: err_reduce deltas and statuses */
+    RES_OFF = 16384,                        /* case 1: one slot per root, then allreduce */
+    SLOT = 2048,
+    INFL_OFF = RES_OFF + (MAXN + 1) * SLOT, /* case 2: 32 x 16 bytes */
+    BC_OFF = INFL_OFF + 4096,               /* case 2: broadcasts, 8 regions */
+    BC_SLOT = 1024,
+    MANY_OFF = BC_OFF + 8 * BC_SLOT,        /* case 2: 100 x 16 bytes */
+    SYNC_OFF = MANY_OFF + 4096,             /* case 3: MAXN regions of 1024 */
+    MIS_OFF = SYNC_OFF + MAXN * 1024,       /* case 4 */
+    WIN_BYTES = MIS_OFF + 4096,
+};
+
+#define NINFL 32
+#define NMANY 100
+#define BARRIER_ROUNDS 10
+
+static const char *op_name[] = {"SUM", "MIN", "MAX"};
+static const char *dt_name[] = {"I32", "U32", "I64", "U64"};
+
+static int me, n;
+static canopy_dev *dev;
+static uint8_t *win;
+
+/* ------------------------------------------------------------------ reference */
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static unsigned esize(unsigned dt) { return dt == CANOPY_DT_I32 || dt == CANOPY_DT_U32 ? 4u : 8u; }
+static int is_signed(unsigned dt) { return dt == CANOPY_DT_I32 || dt == CANOPY_DT_I64; }
+static uint64_t dmask(unsigned dt) { return esize(dt) == 4 ? 0xffffffffull : ~0ull; }
+static uint64_t tmin(unsigned dt) { return is_signed(dt) ? (dmask(dt) >> 1) + 1 : 0; }
+static uint64_t tmax(unsigned dt) { return is_signed(dt) ? dmask(dt) >> 1 : dmask(dt); }
+static int64_t sext(unsigned dt, uint64_t v) { return esize(dt) == 4 ? (int64_t)(int32_t)(uint32_t)v : (int64_t)v; }
+
+/* A stream names one contribution vector set: (case, op, dtype, count, variant). */
+static uint64_t stream_id(unsigned kase, unsigned op, unsigned dt, size_t count, unsigned variant)
+{
+    uint64_t s = 0xc0ffee00d15ea5e5ull ^ ((uint64_t)kase << 56) ^ ((uint64_t)op << 48) ^ ((uint64_t)dt << 40) ^
+                 ((uint64_t)count << 16) ^ variant;
+    return splitmix64(&s);
+}
+
+/* Node `node`'s element i of stream s (bit pattern, masked to the type's width).
+ * Positions i % 16 == 1..4 are edge values for every node; others mostly random. */
+static void gen_vec(uint64_t stream, int node, unsigned dt, size_t count, uint64_t *v)
+{
+    uint64_t s = stream ^ (0xd1b54a32d192ed03ull * (uint64_t)(node + 1)); /* fixed seed per node */
+    for (size_t i = 0; i < count; ++i) {
+        uint64_t r = splitmix64(&s), x;
+        switch (i % 16) {
+        case 1: x = tmax(dt); break;                          /* SUM of maxima wraps */
+        case 2: x = tmin(dt); break;                          /* SUM of minima wraps */
+        case 3: x = (node & 1) ? tmax(dt) : tmin(dt); break;  /* extremes meet */
+        case 4: x = ~0ull; break;                             /* -1 / unsigned max */
+        default:
+            switch (r >> 59) {
+            case 0: x = tmin(dt); break;
+            case 1: x = tmax(dt); break;
+            case 2: x = (uint64_t)(int64_t)(int8_t)(r >> 8); break; /* small, either sign */
+            case 3: x = 0; break;
+            default: x = r; break;
+            }
+        }
+        v[i] = x & dmask(dt);
+    }
+}
+
+static uint64_t combine(unsigned op, unsigned dt, uint64_t a, uint64_t b)
+{
+    int lt = is_signed(dt) ? sext(dt, a) < sext(dt, b) : a < b;
+    switch (op) {
+    case CANOPY_OP_SUM: return (a + b) & dmask(dt);
+    case CANOPY_OP_MIN: return lt ? a : b;
+    default: return lt ? b : a;
+    }
+}
+
+/* ref[0..count) = op over all nodes of stream s. */
+static void reference(uint64_t stream, unsigned op, unsigned dt, size_t count, uint64_t *ref, uint64_t *tmp)
+{
+    gen_vec(stream, 0, dt, count, ref);
+    for (int k = 1; k < n; ++k) {
+        gen_vec(stream, k, dt, count, tmp);
+        for (size_t i = 0; i < count; ++i) ref[i] = combine(op, dt, ref[i], tmp[i]);
+    }
+}
+
+static void pack(uint8_t *dst, const uint64_t *v, unsigned dt, size_t count)
+{
+    for (size_t i = 0; i < count; ++i) {
+        if (esize(dt) == 4) {
+            uint32_t w = (uint32_t)v[i];
+            memcpy(dst + 4 * i, &w, 4);
+        } else {
+            memcpy(dst + 8 * i, &v[i], 8);
+        }
+    }
+}
+
+static uint64_t unpack1(const uint8_t *p, unsigned dt)
+{
+    if (esize(dt) == 4) {
+        uint32_t w;
+        memcpy(&w, p, 4);
+        return w;
+    }
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+static void fmt_val(char *buf, size_t len, unsigned dt, uint64_t v)
+{
+    if (is_signed(dt))
+        snprintf(buf, len, "0x%0*" PRIx64 " (%" PRId64 ")", (int)esize(dt) * 2, v, sext(dt, v));
+    else
+        snprintf(buf, len, "0x%0*" PRIx64 " (%" PRIu64 ")", (int)esize(dt) * 2, v, v);
+}
+
+/* Scratch for vectors (elements); case 1's longest is 1000 bytes of I32. */
+#define MAXCOUNT 512
+static uint64_t vbuf[MAXCOUNT], rbuf[MAXCOUNT], tbuf[MAXCOUNT];
+static uint8_t srcbuf[MAXCOUNT * 8];
+
+/* Check count elements at window offset off against the reference of stream s; print up
+ * to 4 wrong elements, then fail with a summary. what: "reduce root 3", "allreduce", ... */
+static void verify_vec(uint64_t off, uint64_t stream, unsigned op, unsigned dt, size_t count, const char *what)
+{
+    reference(stream, op, dt, count, rbuf, tbuf);
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < count; ++i) {
+        uint64_t got = unpack1(win + off + i * esize(dt), dt);
+        if (got != rbuf[i]) {
+            if (bad < 4) {
+                char g[64], e[64];
+                fmt_val(g, sizeof g, dt, got);
+                fmt_val(e, sizeof e, dt, rbuf[i]);
+                fprintf(stderr, "PE %d: %s op %s dtype %s count %zu: element %zu is %s, expected %s\n", me, what,
+                        op_name[op], dt_name[dt], count, i, g, e);
+            }
+            if (!bad++) first = i;
+        }
+    }
+    CHECK(bad == 0, "%s op %s dtype %s count %zu (window offset %" PRIu64 "): %zu of %zu elements wrong, first %zu",
+          what, op_name[op], dt_name[dt], count, off, bad, count, first);
+}
+
+/* Bytes [lo, hi) of the window must still hold the sentinel. */
+static void check_sentinel(uint64_t lo, uint64_t hi, const char *what)
+{
+    for (uint64_t b = lo; b < hi; ++b)
+        CHECK(win[b] == SENT, "%s: window byte %" PRIu64 " is 0x%02x, expected untouched 0x%02x", what, b, win[b], SENT);
+}
+
+/* ------------------------------------------------------------------ helpers */
+
+static uint64_t barrier_no;
+static void flag_barrier(void) { test_flag_barrier(dev, win, FLAG_OFF, ++barrier_no); }
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static uint8_t pattern(unsigned root, unsigned round, size_t i)
+{
+    uint64_t x = (uint64_t)(root + 1) * 0x9e3779b97f4a7c15ull ^ (uint64_t)round * 0x94d049bb133111ebull ^
+                 (uint64_t)(i + 1) * 0x2545f4914f6cdd1dull;
+    x ^= x >> 29;
+    return (uint8_t)(x ^ (x >> 17));
+}
+
+static void verify_bytes(uint64_t off, unsigned root, unsigned round, size_t size, const char *what)
+{
+    for (size_t i = 0; i < size; ++i) {
+        uint8_t want = pattern(root, round, i);
+        CHECK(win[off + i] == want, "%s: broadcast from root %u round %u size %zu: byte %zu is 0x%02x, expected 0x%02x",
+              what, root, round, size, i, win[off + i], want);
+    }
+}
+
+static const char *status_name(int rc) { return canopy_strerror(rc); }
+
+static int do_reduce(int all, const struct canopy_reduce_args *a, struct canopy_coll *c)
+{
+    return all ? canopy_allreduce(dev, a, c) : canopy_reduce(dev, a, c);
+}
+
+/* Simulated time passes only in library calls: wait on a word nobody writes, with a
+ * timeout, until the cycle counter has moved on by `cycles`. */
+static double ns_per_cycle = 4.0;
+static void calibrate(void)
+{
+    volatile uint64_t *dummy = (volatile uint64_t *)(win + DUMMY_OFF);
+    uint64_t c0 = canopy_cycles(dev), t0 = canopy_time_ns(dev);
+    CHECK_RC(canopy_wait_u64(dev, dummy, CANOPY_CMP_NE, 0, 4000), CANOPY_ETIMEDOUT);
+    uint64_t c1 = canopy_cycles(dev), t1 = canopy_time_ns(dev);
+    if (c1 > c0 && t1 > t0) ns_per_cycle = (double)(t1 - t0) / (double)(c1 - c0);
+}
+
+static void delay_cycles(uint64_t cycles)
+{
+    volatile uint64_t *dummy = (volatile uint64_t *)(win + DUMMY_OFF);
+    uint64_t target = canopy_cycles(dev) + cycles, now, step = 0;
+    while ((now = canopy_cycles(dev)) < target) {
+        uint64_t ns = (uint64_t)((double)(target - now) * ns_per_cycle);
+        if (ns < step) ns = step;
+        if (ns == 0) ns = 1;
+        CHECK_RC(canopy_wait_u64(dev, dummy, CANOPY_CMP_NE, 0, ns), CANOPY_ETIMEDOUT);
+        if (canopy_cycles(dev) == now) step = 2 * ns; /* no progress: wait longer */
+    }
+}
+
+/* ------------------------------------------------------------------ case 1 */
+
+static unsigned case1(int roots_all, int one_root, int quick)
+{
+    unsigned done_ops = 0;
+    char what[96];
+    for (unsigned op = 0; op < 3; ++op) {
+        for (unsigned dt = 0; dt < 4; ++dt) {
+            const size_t e = esize(dt);
+            size_t counts[5] = {1, 3, 256 / e, 256 / e + 1, 1000 / e};
+            size_t quick_counts[3] = {3, 256 / e, 1000 / e};
+            size_t *cl = quick ? quick_counts : counts;
+            unsigned ncounts = quick ? 3 : 5;
+            for (unsigned ci = 0; ci < ncounts; ++ci) {
+                const size_t count = cl[ci], len = count * e;
+                memset(win + RES_OFF, SENT, (size_t)(n + 1) * SLOT);
+                /* r < n: canopy_reduce to root r in slot r; r == n: allreduce in slot n */
+                for (int r = 0; r <= n; ++r) {
+                    if (r < n && !roots_all && r != one_root) continue;
+                    const int all = r == n;
+                    const uint64_t stream = stream_id(1, op, dt, count, (unsigned)r);
+                    const uint64_t off = RES_OFF + (uint64_t)r * SLOT + PRE_GUARD;
+                    gen_vec(stream, me, dt, count, vbuf);
+                    pack(srcbuf, vbuf, dt, count);
+                    struct canopy_reduce_args a = {.tree = 0, .group = 0, .root = all ? 0 : r, .op = op,
+                                                   .dtype = dt, .count = count, .src = srcbuf, .dst_offset = off};
+                    struct canopy_coll c;
+                    if (all) snprintf(what, sizeof what, "allreduce");
+                    else snprintf(what, sizeof what, "reduce root %d", r);
+                    int rc = do_reduce(all, &a, &c);
+                    CHECK(rc == CANOPY_OK, "%s op %s dtype %s count %zu: call returned %d (%s)", what, op_name[op],
+                          dt_name[dt], count, rc, status_name(rc));
+                    rc = canopy_coll_wait(dev, &c, TEST_TIMEOUT_NS);
+                    CHECK(rc == CANOPY_OK, "%s op %s dtype %s count %zu: wait returned %d (%s)", what, op_name[op],
+                          dt_name[dt], count, rc, status_name(rc));
+                    if (all || me == r) verify_vec(off, stream, op, dt, count, what);
+                    ++done_ops;
+                }
+                /* Every result travelled down tree 0 before the barrier's: then check the
+                 * results again, the guards, and that nothing landed at non-roots. */
+                CHECK_OK(canopy_barrier(dev, 0, TEST_TIMEOUT_NS));
+                for (int r = 0; r <= n; ++r) {
+                    const int all = r == n;
+                    const uint64_t slot = RES_OFF + (uint64_t)r * SLOT, off = slot + PRE_GUARD;
+                    if (all) snprintf(what, sizeof what, "allreduce (after barrier) op %s dtype %s count %zu",
+                                      op_name[op], dt_name[dt], count);
+                    else snprintf(what, sizeof what, "reduce root %d (after barrier) op %s dtype %s count %zu", r,
+                                  op_name[op], dt_name[dt], count);
+                    if (r < n && (r != me || (!roots_all && r != one_root))) {
+                        char w2[160];
+                        snprintf(w2, sizeof w2, "%s: destination region of non-root node %d", what, me);
+                        check_sentinel(slot, slot + SLOT, w2);
+                        continue;
+                    }
+                    char w2[200];
+                    if (all) snprintf(w2, sizeof w2, "allreduce (after barrier)");
+                    else snprintf(w2, sizeof w2, "reduce root %d (after barrier)", r);
+                    verify_vec(off, stream_id(1, op, dt, count, (unsigned)r), op, dt, count, w2);
+                    snprintf(w2, sizeof w2, "%s: guard before the result", what);
+                    check_sentinel(slot, off, w2);
+                    snprintf(w2, sizeof w2, "%s: bytes past the end of the %zu-byte result", what, len);
+                    check_sentinel(off + len, slot + SLOT, w2);
+                }
+            }
+        }
+    }
+    return done_ops;
+}
+
+/* ------------------------------------------------------------------ case 2 */
+
+struct bc_rec {
+    unsigned tree, root, round;
+    size_t size;
+    uint64_t off;
+    struct canopy_coll c;
+};
+
+static void case2(void)
+{
+    struct canopy_coll c[NMANY];
+    struct bc_rec bc[8];
+    unsigned nbc = 0;
+    uint8_t bsrc[1024];
+    char what[96];
+
+    memset(win + INFL_OFF, SENT, NINFL * 16 + 64);
+    memset(win + BC_OFF, SENT, 8 * BC_SLOT);
+    flag_barrier(); /* broadcasts may land before a slow node has cleared its regions */
+
+    /* 32 allreduces of 8 bytes in flight, broadcasts on trees 0 and 1 among them */
+    for (unsigned i = 0; i < NINFL; ++i) {
+        const unsigned op = i % 3, dt = (i / 3) % 4;
+        const size_t count = 8 / esize(dt);
+        const uint64_t stream = stream_id(2, op, dt, count, i);
+        gen_vec(stream, me, dt, count, vbuf);
+        pack(srcbuf, vbuf, dt, count);
+        struct canopy_reduce_args a = {.tree = 0, .op = op, .dtype = dt, .count = count, .src = srcbuf,
+                                       .dst_offset = INFL_OFF + 16u * i};
+        int rc = canopy_allreduce(dev, &a, &c[i]);
+        CHECK(rc == CANOPY_OK, "in-flight allreduce %u op %s dtype %s: call returned %d (%s)", i, op_name[op],
+              dt_name[dt], rc, status_name(rc));
+        if (i % 8 == 2 || i % 8 == 6) {
+            struct bc_rec *b = &bc[nbc];
+            b->tree = i % 8 == 2 ? 0 : 1;
+            b->root = (unsigned)(b->tree == 0 ? (int)(i / 8 + 1) % n : (n - 1 - (int)(i / 8) + n) % n);
+            b->round = 1000 + nbc;
+            b->size = 200 + 100 * (size_t)nbc; /* 200..900: 1..4 packets */
+            b->off = BC_OFF + (uint64_t)nbc * BC_SLOT;
+            if ((unsigned)me == b->root)
+                for (size_t k = 0; k < b->size; ++k) bsrc[k] = pattern(b->root, b->round, k);
+            struct canopy_bcast_args ba = {.tree = b->tree, .root = (int)b->root, .offset = b->off, .size = b->size,
+                                           .src = bsrc};
+            rc = canopy_bcast(dev, &ba, &b->c);
+            CHECK(rc == CANOPY_OK, "broadcast %u (tree %u root %u) among the in-flight allreduces: %d (%s)", nbc,
+                  b->tree, b->root, rc, status_name(rc));
+            ++nbc;
+        }
+    }
+    /* wait in reverse order, then the broadcasts */
+    for (int i = NINFL - 1; i >= 0; --i) {
+        const unsigned op = (unsigned)i % 3, dt = ((unsigned)i / 3) % 4;
+        int rc = canopy_coll_wait(dev, &c[i], TEST_TIMEOUT_NS);
+        CHECK(rc == CANOPY_OK, "in-flight allreduce %d op %s dtype %s: wait returned %d (%s)", i, op_name[op],
+              dt_name[dt], rc, status_name(rc));
+    }
+    for (unsigned k = 0; k < nbc; ++k) {
+        int rc = canopy_coll_wait(dev, &bc[k].c, TEST_TIMEOUT_NS);
+        CHECK(rc == CANOPY_OK, "broadcast %u (tree %u root %u): wait returned %d (%s)", k, bc[k].tree, bc[k].root, rc,
+              status_name(rc));
+    }
+    for (unsigned i = 0; i < NINFL; ++i) {
+        const unsigned op = i % 3, dt = (i / 3) % 4;
+        const size_t count = 8 / esize(dt);
+        snprintf(what, sizeof what, "in-flight allreduce %u of %u", i, NINFL);
+        verify_vec(INFL_OFF + 16u * i, stream_id(2, op, dt, count, i), op, dt, count, what);
+        check_sentinel(INFL_OFF + 16u * i + 8, INFL_OFF + 16u * i + 16, "in-flight allreduce: 8 bytes past the end");
+    }
+    for (unsigned k = 0; k < nbc; ++k) {
+        snprintf(what, sizeof what, "broadcast %u on tree %u among the in-flight allreduces", k, bc[k].tree);
+        verify_bytes(bc[k].off, bc[k].root, bc[k].round, bc[k].size, what);
+        check_sentinel(bc[k].off + bc[k].size, bc[k].off + BC_SLOT, "broadcast: bytes past the end");
+    }
+
+    /* 100 allreduces in a row: more than 32 ids, the driver must wait for earlier ones */
+    memset(win + MANY_OFF, SENT, NMANY * 16 + 64);
+    uint64_t c0 = canopy_cycles(dev);
+    for (unsigned i = 0; i < NMANY; ++i) {
+        const unsigned op = (i / 4) % 3, dt = i % 4;
+        const size_t count = 8 / esize(dt);
+        gen_vec(stream_id(3, op, dt, count, i), me, dt, count, vbuf);
+        pack(srcbuf, vbuf, dt, count);
+        struct canopy_reduce_args a = {.tree = 0, .op = op, .dtype = dt, .count = count, .src = srcbuf,
+                                       .dst_offset = MANY_OFF + 16u * i};
+        int rc = canopy_allreduce(dev, &a, &c[i]);
+        CHECK(rc == CANOPY_OK, "allreduce %u of %u in a row, op %s dtype %s: call returned %d (%s)", i, NMANY,
+              op_name[op], dt_name[dt], rc, status_name(rc));
+    }
+    for (unsigned i = 0; i < NMANY; ++i) {
+        const unsigned op = (i / 4) % 3, dt = i % 4;
+        int rc = canopy_coll_wait(dev, &c[i], TEST_TIMEOUT_NS);
+        CHECK(rc == CANOPY_OK, "allreduce %u of %u in a row, op %s dtype %s: wait returned %d (%s)", i, NMANY,
+              op_name[op], dt_name[dt], rc, status_name(rc));
+    }
+    uint64_t c1 = canopy_cycles(dev);
+    for (unsigned i = 0; i < NMANY; ++i) {
+        const unsigned op = (i / 4) % 3, dt = i % 4;
+        const size_t count = 8 / esize(dt);
+        snprintf(what, sizeof what, "allreduce %u of %u in a row", i, NMANY);
+        verify_vec(MANY_OFF + 16u * i, stream_id(3, op, dt, count, i), op, dt, count, what);
+        check_sentinel(MANY_OFF + 16u * i + 8, MANY_OFF + 16u * i + 16, "allreduce in a row: 8 bytes past the end");
+    }
+    if (me == 0)
+        printf("reduce: case 2: %u allreduces in a row took %" PRIu64 " cycles (%.0f per allreduce)\n", NMANY,
+               c1 - c0, (double)(c1 - c0) / NMANY);
+}
+
+/* ------------------------------------------------------------------ case 3 */
+
+static void case3(void)
+{
+    /* barrier with random arrival delays */
+    uint64_t s = 0xba55ull * (uint64_t)(me + 1) + 12345;
+    uint64_t rec[BARRIER_ROUNDS][2];
+    calibrate();
+    for (unsigned k = 0; k < BARRIER_ROUNDS; ++k) {
+        unsigned tree = k % 2;
+        delay_cycles(splitmix64(&s) % 3000);
+        rec[k][0] = canopy_cycles(dev);
+        int rc = canopy_barrier(dev, tree, TEST_TIMEOUT_NS);
+        rec[k][1] = canopy_cycles(dev);
+        CHECK(rc == CANOPY_OK, "barrier round %u on tree %u: returned %d (%s)", k, tree, rc, status_name(rc));
+    }
+    for (unsigned k = 0; k < BARRIER_ROUNDS; ++k)
+        CHECK_OK(canopy_put(dev, 0, GATHER_OFF + ((uint64_t)k * MAXN + (unsigned)me) * 16, rec[k], 16, 0));
+    flag_barrier(); /* quiets first: the records are at node 0 */
+    if (me == 0) {
+        uint64_t lat_min = ~0ull, lat_max = 0, lat_sum = 0;
+        for (unsigned k = 0; k < BARRIER_ROUNDS; ++k) {
+            uint64_t max_in = 0, min_out = ~0ull;
+            int who_in = -1, who_out = -1;
+            for (int p = 0; p < n; ++p) {
+                uint64_t t[2];
+                memcpy(t, win + GATHER_OFF + ((uint64_t)k * MAXN + (unsigned)p) * 16, 16);
+                CHECK(t[1] >= t[0], "barrier round %u tree %u: node %d exit cycle %" PRIu64 " < its entry %" PRIu64, k,
+                      k % 2, p, t[1], t[0]);
+                if (t[0] >= max_in) max_in = t[0], who_in = p;
+                if (t[1] < min_out) min_out = t[1], who_out = p;
+            }
+            CHECK(max_in <= min_out,
+                  "barrier round %u tree %u: node %d left at cycle %" PRIu64 " before node %d entered at cycle %" PRIu64,
+                  k, k % 2, who_out, min_out, who_in, max_in);
+            uint64_t lat = min_out - max_in;
+            lat_min = lat < lat_min ? lat : lat_min;
+            lat_max = lat > lat_max ? lat : lat_max;
+            lat_sum += lat;
+        }
+        printf("reduce: case 3: %u barriers with random arrival, last entry to first exit %" PRIu64 "..%" PRIu64
+               " cycles (mean %.0f)\n",
+               BARRIER_ROUNDS, lat_min, lat_max, (double)lat_sum / BARRIER_ROUNDS);
+    }
+
+    /* canopy_sync: a broadcast issued just before it is everywhere when it returns */
+    const size_t sz = 600; /* 3 packets */
+    uint8_t bsrc[600];
+    unsigned round = 2000;
+    memset(win + SYNC_OFF, 0, (size_t)n * 1024);
+    flag_barrier();
+    for (int r = 0; r < n; ++r) {
+        ++round;
+        if (me == r)
+            for (size_t i = 0; i < sz; ++i) bsrc[i] = pattern((unsigned)r, round, i);
+        struct canopy_bcast_args ba = {.tree = 0, .root = r, .offset = SYNC_OFF + (uint64_t)r * 1024, .size = sz,
+                                       .src = bsrc};
+        struct canopy_coll bc;
+        CHECK_OK(canopy_bcast(dev, &ba, &bc));
+        int rc = canopy_sync(dev, 0, TEST_TIMEOUT_NS);
+        CHECK(rc == CANOPY_OK, "sync after a broadcast from root %d: returned %d (%s)", r, rc, status_name(rc));
+        verify_bytes(SYNC_OFF + (uint64_t)r * 1024, (unsigned)r, round, sz, "right after canopy_sync (tree 0)");
+        CHECK(win[SYNC_OFF + (uint64_t)r * 1024 + sz] == 0, "sync: byte past the end of root %d's broadcast written",
+              r);
+        CHECK_OK(canopy_coll_wait(dev, &bc, TEST_TIMEOUT_NS));
+    }
+    /* every node broadcasts, then one sync */
+    flag_barrier(); /* all have checked the regions above */
+    {
+        struct canopy_coll bc[MAXN];
+        ++round;
+        for (int r = 0; r < n; ++r) {
+            if (me == r)
+                for (size_t i = 0; i < sz; ++i) bsrc[i] = pattern((unsigned)r, round, i);
+            struct canopy_bcast_args ba = {.tree = 0, .root = r, .offset = SYNC_OFF + (uint64_t)r * 1024,
+                                           .size = sz, .src = bsrc};
+            CHECK_OK(canopy_bcast(dev, &ba, &bc[r]));
+        }
+        int rc = canopy_sync(dev, 0, TEST_TIMEOUT_NS);
+        CHECK(rc == CANOPY_OK, "sync after broadcasts from every node: returned %d (%s)", rc, status_name(rc));
+        for (int r = 0; r < n; ++r)
+            verify_bytes(SYNC_OFF + (uint64_t)r * 1024, (unsigned)r, round, sz,
+                         "right after canopy_sync, every node a root (tree 0)");
+        for (int r = 0; r < n; ++r) CHECK_OK(canopy_coll_wait(dev, &bc[r], TEST_TIMEOUT_NS));
+    }
+    /* the same on tree 1, root 0 */
+    flag_barrier();
+    {
+        struct canopy_coll bc;
+        ++round;
+        if (me == 0)
+            for (size_t i = 0; i < sz; ++i) bsrc[i] = pattern(0, round, i);
+        struct canopy_bcast_args ba = {.tree = 1, .root = 0, .offset = SYNC_OFF, .size = sz, .src = bsrc};
+        CHECK_OK(canopy_bcast(dev, &ba, &bc));
+        int rc = canopy_sync(dev, 1, TEST_TIMEOUT_NS);
+        CHECK(rc == CANOPY_OK, "sync on tree 1 after a broadcast from root 0: returned %d (%s)", rc, status_name(rc));
+        verify_bytes(SYNC_OFF, 0, round, sz, "right after canopy_sync (tree 1)");
+        CHECK_OK(canopy_coll_wait(dev, &bc, TEST_TIMEOUT_NS));
+    }
+}
+
+/* ------------------------------------------------------------------ case 4 */
+
+static void case4(void)
+{
+    static const char *variant_name[] = {"op (node 1: MAX, others: SUM)", "dtype (node 1: U32, others: I32)",
+                                         "count (node 1: 5, others: 4)", "op, canopy_reduce to the last node"};
+    struct canopy_counters cnt;
+    CHECK_OK(canopy_counters(dev, &cnt));
+    CHECK(cnt.err_reduce == 0, "ERR_REDUCE is %" PRIu64 " before any mismatched reduce", cnt.err_reduce);
+    uint64_t before = cnt.err_reduce;
+    for (unsigned v = 0; v < 4; ++v) {
+        const int all = v != 3, root = n - 1;
+        unsigned op = CANOPY_OP_SUM, dt = v == 1 ? CANOPY_DT_I32 : CANOPY_DT_I64;
+        size_t count = v == 1 ? 8 : 4;
+        if (me == 1) {
+            if (v == 0 || v == 3) op = CANOPY_OP_MAX;
+            if (v == 1) dt = CANOPY_DT_U32;
+            if (v == 2) count = 5;
+        }
+        memset(win + MIS_OFF, SENT, 256);
+        gen_vec(stream_id(4, op, dt, count, v), me, dt, count, vbuf);
+        pack(srcbuf, vbuf, dt, count);
+        struct canopy_reduce_args a = {.tree = 0, .root = root, .op = op, .dtype = dt, .count = count,
+                                       .src = srcbuf, .dst_offset = MIS_OFF + PRE_GUARD};
+        struct canopy_coll c;
+        int rc = do_reduce(all, &a, &c);
+        CHECK(rc == CANOPY_OK, "mismatch in %s: the call returned %d (%s), expected it to be issued", variant_name[v],
+              rc, status_name(rc));
+        rc = canopy_coll_wait(dev, &c, TEST_TIMEOUT_NS);
+        if (all || me == root)
+            CHECK(rc == CANOPY_EREDUCE, "mismatch in %s: %s wait returned %d (%s), expected %d (%s)",
+                  variant_name[v], all ? "allreduce" : "reduce (at the root)", rc, status_name(rc), CANOPY_EREDUCE,
+                  status_name(CANOPY_EREDUCE));
+        else
+            CHECK(rc == CANOPY_EREDUCE || rc == CANOPY_OK,
+                  "mismatch in %s: reduce wait at a non-root returned %d (%s), expected %d (%s) or OK",
+                  variant_name[v], rc, status_name(rc), CANOPY_EREDUCE, status_name(CANOPY_EREDUCE));
+        char what[160];
+        snprintf(what, sizeof what, "mismatch in %s: the failed result's region", variant_name[v]);
+        check_sentinel(MIS_OFF, MIS_OFF + 256, what);
+
+        /* the next allreduce on the same tree is right */
+        const unsigned gop = CANOPY_OP_SUM, gdt = CANOPY_DT_I64;
+        const size_t gcount = 4;
+        const uint64_t gs = stream_id(4, gop, gdt, gcount, 100 + v);
+        gen_vec(gs, me, gdt, gcount, vbuf);
+        pack(srcbuf, vbuf, gdt, gcount);
+        struct canopy_reduce_args g = {.tree = 0, .op = gop, .dtype = gdt, .count = gcount, .src = srcbuf,
+                                       .dst_offset = MIS_OFF + 512};
+        memset(win + MIS_OFF + 512, SENT, 64);
+        CHECK_OK(canopy_allreduce(dev, &g, &c));
+        rc = canopy_coll_wait(dev, &c, TEST_TIMEOUT_NS);
+        CHECK(rc == CANOPY_OK, "allreduce after the mismatch in %s: wait returned %d (%s)", variant_name[v], rc,
+              status_name(rc));
+        snprintf(what, sizeof what, "allreduce after the mismatch in %s", variant_name[v]);
+        verify_vec(MIS_OFF + 512, gs, gop, gdt, gcount, what);
+        check_sentinel(MIS_OFF + 512 + 32, MIS_OFF + 512 + 64, "allreduce after a mismatch: bytes past the end");
+        check_sentinel(MIS_OFF, MIS_OFF + 256, what); /* still nothing from the failed one */
+
+        /* ERR_REDUCE grew at some router: gather the deltas at node 0 */
+        CHECK_OK(canopy_counters(dev, &cnt));
+        uint64_t rec[2] = {cnt.err_reduce - before, (uint64_t)(int64_t)rc};
+        before = cnt.err_reduce;
+        CHECK_OK(canopy_put(dev, 0, CNT_OFF + ((uint64_t)v * MAXN + (unsigned)me) * 16, rec, 16, 0));
+        flag_barrier();
+        if (me == 0) {
+            uint64_t sum = 0;
+            char per[256] = "";
+            size_t used = 0;
+            for (int p = 0; p < n; ++p) {
+                uint64_t d;
+                memcpy(&d, win + CNT_OFF + ((uint64_t)v * MAXN + (unsigned)p) * 16, 8);
+                sum += d;
+                used += (size_t)snprintf(per + used, used < sizeof per ? sizeof per - used : 0, " %" PRIu64, d);
+                if (used >= sizeof per) used = sizeof per - 1;
+            }
+            CHECK(sum > 0, "mismatch in %s: ERR_REDUCE grew at no router (deltas per node:%s)", variant_name[v], per);
+            printf("reduce: case 4: mismatch in %s: ERR_REDUCE deltas per node:%s\n", variant_name[v], per);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ main */
+
+int main(int argc, char **argv)
+{
+    int roots_all = 1, one_root = 0, quick = 0;
+    const char *cases = "1234";
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--roots") && i + 1 < argc) {
+            ++i;
+            roots_all = !strcmp(argv[i], "all");
+            one_root = roots_all ? 0 : !strcmp(argv[i], "none") ? -1 : atoi(argv[i]);
+        } else if (!strcmp(argv[i], "--quick")) {
+            quick = 1;
+        } else if (!strcmp(argv[i], "--cases") && i + 1 < argc) {
+            cases = argv[++i];
+        } else {
+            fprintf(stderr, "usage: %s [--roots all|none|N] [--quick] [--cases 1234]\n", argv[0]);
+            return 2;
+        }
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0); /* progress lines survive a failing PE */
+    dev = test_open();
+    me = canopy_my_node(dev);
+    n = canopy_num_nodes(dev);
+    CHECK(n >= 2 && n <= MAXN, "this test needs 2..%d nodes, not %d", MAXN, n);
+    CHECK(one_root >= -1 && one_root < n, "--roots %d: no such node", one_root);
+    CHECK_OK(canopy_window(dev, WIN_BYTES, (void **)&win));
+    test_hello(dev, FLAG_OFF, 0);
+
+    struct canopy_caps caps;
+    CHECK_OK(canopy_caps(dev, &caps));
+    CHECK(caps.trees >= 2, "CAPS.trees = %u, expected at least 2", caps.trees);
+    CHECK(caps.reduce_ids >= 32, "CAPS.reduce_ids = %u, expected at least 32", caps.reduce_ids);
+
+    char err[256] = "";
+    int rc = canopy_fm_setup(dev, 0, 0, NULL, CANOPY_FM_VIA_CSR, err, sizeof err);
+    CHECK(rc == CANOPY_OK, "fm_setup tree 0: %s: %s", canopy_strerror(rc), err);
+    rc = canopy_fm_setup(dev, 1, n / 2, NULL, CANOPY_FM_VIA_PACKETS, err, sizeof err);
+    CHECK(rc == CANOPY_OK, "fm_setup tree 1: %s: %s", canopy_strerror(rc), err);
+    flag_barrier();
+
+    double t0 = wall_now();
+    if (strchr(cases, '1')) {
+        uint64_t c0 = canopy_cycles(dev);
+        unsigned k = case1(roots_all, one_root, quick);
+        if (me == 0)
+            printf("reduce: case 1: %u reduces/allreduces verified, %" PRIu64 " cycles, %.1f s\n", k,
+                   canopy_cycles(dev) - c0, wall_now() - t0);
+        flag_barrier();
+    }
+    if (strchr(cases, '2')) {
+        double t = wall_now();
+        case2();
+        if (me == 0) printf("reduce: case 2: in flight and in a row verified, %.1f s\n", wall_now() - t);
+        flag_barrier();
+    }
+    if (strchr(cases, '3')) {
+        double t = wall_now();
+        case3();
+        if (me == 0) printf("reduce: case 3: barriers and syncs verified, %.1f s\n", wall_now() - t);
+        flag_barrier();
+    }
+    if (strchr(cases, '4')) {
+        double t = wall_now();
+        case4();
+        if (me == 0) printf("reduce: case 4: mismatches flagged, %.1f s\n", wall_now() - t);
+        flag_barrier();
+    }
+
+    struct canopy_counters c;
+    CHECK_OK(canopy_counters(dev, &c));
+    CHECK(c.err_coll_dir == 0 && c.err_coll_tree == 0 && c.err_tree_write == 0 && c.err_bad_type == 0,
+          "unexpected collective errors: dir %" PRIu64 " tree %" PRIu64 " table %" PRIu64 " type %" PRIu64,
+          c.err_coll_dir, c.err_coll_tree, c.err_tree_write, c.err_bad_type);
+    /* last, so that a wrong capability word does not hide the functional results */
+    for (unsigned op = 0; op < 3; ++op)
+        CHECK((caps.ops_mask >> op) & 1, "CAPS.ops_mask 0x%x lacks %s", caps.ops_mask, op_name[op]);
+    for (unsigned dt = 0; dt < 4; ++dt)
+        CHECK((caps.dtypes_mask >> dt) & 1, "CAPS.dtypes_mask 0x%x lacks %s", caps.dtypes_mask, dt_name[dt]);
+    if (me == 0)
+        printf("reduce: all verified on %d nodes in %.1f s (node 0: reduces_sent %" PRIu64 ", reduces_done %" PRIu64
+               ", err_reduce %" PRIu64 ")\n",
+               n, wall_now() - t0, c.reduces_sent, c.reduces_done, c.err_reduce);
+    flag_barrier();
+    CHECK_OK(canopy_close(&dev));
+    return 0;
+}
