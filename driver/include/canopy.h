@@ -181,10 +181,11 @@ struct canopy_coll {
 
 /* Broadcast `size` bytes from node `root`'s `src` into the window of every member of
  * (tree, group) at `offset`. Every member calls it with the same tree, group, root,
- * offset and size (src is read at the root only); any member may be the root. The call
- * returns once the root's data is in the device; `done` completes on a node when all
- * the bytes are in its window (at the root: once they have come back through the tree's
- * root). With CANOPY_BCAST_SKIP_SRC the root's own window is not written. Broadcasts on one tree arrive in
+ * offset and size (src is read at the root only); any node of the tree may be the root.
+ * The call returns once the root's data is in the device; `done` completes on a member
+ * when all the bytes are in its window (at a root that is a member: once they have come
+ * back through the tree's root; at a root outside the group: at once). With
+ * CANOPY_BCAST_SKIP_SRC the root's own window is not written. Broadcasts on one tree arrive in
  * the order the tree's root serialized them. */
 #define CANOPY_BCAST_SKIP_SRC 0x1u
 struct canopy_bcast_args {
@@ -217,8 +218,9 @@ struct canopy_reduce_args {
 int canopy_reduce(canopy_dev *dev, const struct canopy_reduce_args *a, struct canopy_coll *done);
 int canopy_allreduce(canopy_dev *dev, const struct canopy_reduce_args *a, struct canopy_coll *done);
 /* Barrier over the tree's members: an empty allreduce; returns when every member has
- * entered it. canopy_sync: two barriers in a row, after which every broadcast any member
- * issued before it has reached every member (002's double synchronisation). */
+ * entered it. canopy_sync: waits for this node's own broadcasts to come back, then two
+ * barriers, after which every broadcast any member issued (as a member of its group)
+ * before the sync has reached every member (002's double synchronisation). */
 int canopy_barrier(canopy_dev *dev, unsigned tree, uint64_t timeout_ns);
 int canopy_sync(canopy_dev *dev, unsigned tree, uint64_t timeout_ns);
 

@@ -608,7 +608,7 @@ int canopy_bcast(canopy_dev *dev, const struct canopy_bcast_args *a, struct cano
     const int written = receive && !(i_am_root && (a->flags & CANOPY_BCAST_SKIP_SRC));
     if (written && (!dev->win.vaddr || a->offset + a->size > dev->win.size)) return CANOPY_ERANGE;
     if (i_am_root && !a->src) return CANOPY_EINVAL;
-    if (i_am_root && !receive) return CANOPY_EINVAL; /* the source is a member (not transit) */
+    if (i_am_root && canopy_tree_get_transit(t->entry)) return CANOPY_EINVAL; /* a transit host never sends */
 
     const size_t mp = dev->caps.max_payload;
     const uint32_t npkts = (uint32_t)((a->size + mp - 1) / mp);
@@ -636,7 +636,7 @@ int canopy_bcast(canopy_dev *dev, const struct canopy_bcast_args *a, struct cano
     done->tree = a->tree;
     done->pending = receive;
     if (receive) t->expect += npkts;
-    if (i_am_root) t->own_expect = t->expect;
+    if (i_am_root && receive) t->own_expect = t->expect;
     done->target = t->expect;
     return CANOPY_OK;
 }
