@@ -363,7 +363,7 @@ class NodeTest {
         v_.step("1 identity");
         expect_csr(kId, (uint64_t{1} << 56) | (uint64_t{1} << 32) | 0x43504E59u, "ID");
         expect_csr(kBuild, (kBuildDate << 32) | kBuildGit, "BUILD");
-        const uint64_t caps = uint64_t{16} | (uint64_t{32} << 8) | (uint64_t{256} << 32) | (uint64_t{64} << 48) |
+        const uint64_t caps = uint64_t{16} | (uint64_t{32} << 8) | (uint64_t{0x07} << 16) | (uint64_t{0x0f} << 24) | (uint64_t{256} << 32) | (uint64_t{64} << 48) |
                               (uint64_t{4} << 58);
         expect_csr(kCaps, caps, "CAPS");
         const uint64_t rings = kRingWords | (uint64_t{32} << 32) | (uint64_t{64} << 48);
