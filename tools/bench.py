@@ -394,6 +394,7 @@ def plot_reduce(records):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
     fig, ax = plt.subplots(1, 2, figsize=(10, 3.8))
     styles = ["-", "--", ":", "-."]
     colors = {i: f"C{k}" for k, i in enumerate(REDUCE_IMPLS)}
@@ -414,6 +415,7 @@ def plot_reduce(records):
                            color=colors[impl], label=f"{bench if bench == 'barrier' else 'allreduce 8 B'}, {impl}")
     ax[1].set(xlabel="nodes", ylabel="cycles", title="barrier and 8-byte allreduce vs nodes", xscale="log", yscale="log")
     ns = sorted({r["nodes"] for r in recs})
+    ax[1].xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
     ax[1].set_xticks(ns, [str(n) for n in ns])
     ax[1].set_xlim(ns[0] / 1.5, ns[-1] * 1.5)
     for a in ax:
