@@ -10,7 +10,7 @@ FW_CC      ?= gcc
 FW_CFLAGS  := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g -fPIC -Ifw/include -Idriver/include
 FW_SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 FW_SRCS    := fw/src/fm_tree.c fw/src/fm_program.c
-FW_HDRS    := $(wildcard fw/include/*.h) driver/include/canopy.h driver/include/canopy_packet.h
+FW_HDRS    := $(wildcard fw/include/*.h fw/src/*.h) driver/include/canopy.h driver/include/canopy_packet.h
 
 build/fw/%.o: fw/src/%.c $(FW_HDRS)
 	@mkdir -p $(@D)

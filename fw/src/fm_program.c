@@ -4,23 +4,14 @@
  * router holds the computed entry and attaches the tree. See docs/fabric-manager.md.
  */
 #include "canopy_fm.h"
+#include "fm_internal.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 
 /* Read-back polls: at most this many reads, and at most CANOPY_FM_TIMEOUT_NS of device
  * time; whichever ends first. */
 #define FM_MAX_POLLS 1000000u
 
-__attribute__((format(printf, 3, 4)))
-static void say(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 int canopy_fm_torus_of(canopy_dev *dev, struct canopy_fm_torus *t)
 {
@@ -69,41 +60,41 @@ int canopy_fm_setup(canopy_dev *dev, unsigned tree, int root, const uint8_t *gro
                     size_t errlen)
 {
     if (mode != CANOPY_FM_VIA_PACKETS && mode != CANOPY_FM_VIA_CSR) {
-        say(err, errlen, "fm setup: unknown mode %d", mode);
+        canopy_fm_say(err, errlen, "fm setup: unknown mode %d", mode);
         return CANOPY_EINVAL;
     }
     struct canopy_fm_torus t;
     int rc = canopy_fm_torus_of(dev, &t);
     if (rc) {
-        say(err, errlen, "fm setup: cannot read the torus from the device: %s", canopy_strerror(rc));
+        canopy_fm_say(err, errlen, "fm setup: cannot read the torus from the device: %s", canopy_strerror(rc));
         return rc;
     }
     struct canopy_caps caps;
     rc = canopy_caps(dev, &caps);
     if (rc) {
-        say(err, errlen, "fm setup: cannot read the device's capabilities: %s", canopy_strerror(rc));
+        canopy_fm_say(err, errlen, "fm setup: cannot read the device's capabilities: %s", canopy_strerror(rc));
         return rc;
     }
     if (tree >= caps.trees || tree >= CANOPY_MAX_TREES) {
-        say(err, errlen, "fm setup: tree %u, but the router implements trees 0..%d", tree, (int)caps.trees - 1);
+        canopy_fm_say(err, errlen, "fm setup: tree %u, but the router implements trees 0..%d", tree, (int)caps.trees - 1);
         return CANOPY_ERANGE;
     }
     int me = canopy_my_node(dev);
     if (me < 0) {
-        say(err, errlen, "fm setup: cannot read this node's id: %s", canopy_strerror(me));
+        canopy_fm_say(err, errlen, "fm setup: cannot read this node's id: %s", canopy_strerror(me));
         return me;
     }
     unsigned nn = canopy_fm_nodes(&t);
     uint32_t *entries = malloc(nn * sizeof *entries);
     if (!entries) {
-        say(err, errlen, "fm setup: out of memory");
+        canopy_fm_say(err, errlen, "fm setup: out of memory");
         return CANOPY_ENOMEM;
     }
     char why[512];
     rc = canopy_fm_build(&t, root, groups, entries, why, sizeof why);
     if (rc == CANOPY_OK) rc = canopy_fm_verify(&t, entries, why, sizeof why);
     if (rc) {
-        say(err, errlen, "fm setup: tree %u: %s", tree, why);
+        canopy_fm_say(err, errlen, "fm setup: tree %u: %s", tree, why);
         free(entries);
         return rc;
     }
@@ -114,7 +105,7 @@ int canopy_fm_setup(canopy_dev *dev, unsigned tree, int root, const uint8_t *gro
             for (unsigned n = 0; n < nn && rc == CANOPY_OK; ++n)
                 rc = canopy_tree_write_remote(dev, (int)n, tree, entries[n]);
             if (rc) {
-                say(err, errlen, "fm setup: tree %u: sending the CONFIG packets failed: %s", tree, canopy_strerror(rc));
+                canopy_fm_say(err, errlen, "fm setup: tree %u: sending the CONFIG packets failed: %s", tree, canopy_strerror(rc));
             } else {
                 rc = canopy_quiet(dev, CANOPY_FM_TIMEOUT_NS);
                 if (rc == CANOPY_EREFUSED) {
@@ -130,18 +121,18 @@ int canopy_fm_setup(canopy_dev *dev, unsigned tree, int root, const uint8_t *gro
                         char ns[32];
                         canopy_fm_node_str(&t, (unsigned)bad, ns, sizeof ns);
                         canopy_fm_entry_str(&t, entries[bad], es, sizeof es);
-                        say(err, errlen,
+                        canopy_fm_say(err, errlen,
                             "fm setup: tree %u: the router of %s refused its entry 0x%08x [%s] (the fabric "
                             "manager's rule accepts it: the router and fw disagree, or the tree id is not "
                             "implemented there)",
                             tree, ns, entries[bad], es);
                     } else {
-                        say(err, errlen,
+                        canopy_fm_say(err, errlen,
                             "fm setup: tree %u: a router refused a CONFIG entry (not reproduced when written one "
                             "node at a time; see the ERR_TREE_WRITE counters)", tree);
                     }
                 } else if (rc) {
-                    say(err, errlen, "fm setup: tree %u: waiting for the CONFIG packets: %s", tree, canopy_strerror(rc));
+                    canopy_fm_say(err, errlen, "fm setup: tree %u: waiting for the CONFIG packets: %s", tree, canopy_strerror(rc));
                 }
             }
         }
@@ -152,11 +143,11 @@ int canopy_fm_setup(canopy_dev *dev, unsigned tree, int root, const uint8_t *gro
             canopy_fm_entry_str(&t, want, es, sizeof es);
             char ns[32];
             canopy_fm_node_str(&t, (unsigned)me, ns, sizeof ns);
-            say(err, errlen,
+            canopy_fm_say(err, errlen,
                 "fm setup: tree %u: the router of %s refused its entry 0x%08x [%s] through the CSR (the fabric "
                 "manager's rule accepts it)", tree, ns, want, es);
         } else if (rc) {
-            say(err, errlen, "fm setup: tree %u: node %d: writing the entry failed: %s", tree, me, canopy_strerror(rc));
+            canopy_fm_say(err, errlen, "fm setup: tree %u: node %d: writing the entry failed: %s", tree, me, canopy_strerror(rc));
         }
     }
     free(entries);
@@ -168,7 +159,7 @@ int canopy_fm_setup(canopy_dev *dev, unsigned tree, int root, const uint8_t *gro
     for (unsigned i = 0;; ++i) {
         rc = canopy_tree_read(dev, tree, &have);
         if (rc) {
-            say(err, errlen, "fm setup: tree %u: node %d: reading the entry back failed: %s", tree, me,
+            canopy_fm_say(err, errlen, "fm setup: tree %u: node %d: reading the entry back failed: %s", tree, me,
                 canopy_strerror(rc));
             return rc;
         }
@@ -177,7 +168,7 @@ int canopy_fm_setup(canopy_dev *dev, unsigned tree, int root, const uint8_t *gro
             char d[400], ns[32];
             diff_str(&t, have, want, d, sizeof d);
             canopy_fm_node_str(&t, (unsigned)me, ns, sizeof ns);
-            say(err, errlen, "fm setup: tree %u: the router of %s does not hold the computed entry after %u reads: %s",
+            canopy_fm_say(err, errlen, "fm setup: tree %u: the router of %s does not hold the computed entry after %u reads: %s",
                 tree, ns, i + 1, d);
             return CANOPY_ETIMEDOUT;
         }
@@ -185,6 +176,6 @@ int canopy_fm_setup(canopy_dev *dev, unsigned tree, int root, const uint8_t *gro
     rc = canopy_tree_attach(dev, tree, root);
     if (!canopy_tree_get_valid(want)) /* pruned: not in the tree; attach has detached it */
         return rc == CANOPY_ENOTREE ? CANOPY_OK : rc;
-    if (rc) say(err, errlen, "fm setup: tree %u: node %d: attaching the tree failed: %s", tree, me, canopy_strerror(rc));
+    if (rc) canopy_fm_say(err, errlen, "fm setup: tree %u: node %d: attaching the tree failed: %s", tree, me, canopy_strerror(rc));
     return rc;
 }

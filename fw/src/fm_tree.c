@@ -9,10 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fm_internal.h"
+
 #define FM_MAX_SIZE 16u
 
-__attribute__((format(printf, 3, 4)))
-static void say(char *err, size_t errlen, const char *fmt, ...)
+void canopy_fm_say(char *err, size_t errlen, const char *fmt, ...)
 {
     if (!err || errlen == 0) return;
     va_list ap;
@@ -29,16 +30,16 @@ static unsigned dim_size(const struct canopy_fm_torus *t, unsigned d)
 int canopy_fm_torus_check(const struct canopy_fm_torus *t, char *err, size_t errlen)
 {
     if (!t) {
-        say(err, errlen, "no torus given");
+        canopy_fm_say(err, errlen, "no torus given");
         return CANOPY_EINVAL;
     }
     if (t->ndims < 1 || t->ndims > CANOPY_MAX_DIMS) {
-        say(err, errlen, "torus: %u dimensions, expected 1..%u", t->ndims, CANOPY_MAX_DIMS);
+        canopy_fm_say(err, errlen, "torus: %u dimensions, expected 1..%u", t->ndims, CANOPY_MAX_DIMS);
         return CANOPY_ERANGE;
     }
     for (unsigned d = 0; d < t->ndims; ++d) {
         if (t->size[d] < 1 || t->size[d] > FM_MAX_SIZE) {
-            say(err, errlen, "torus: size %u in dimension %u, expected 1..%u", t->size[d], d, FM_MAX_SIZE);
+            canopy_fm_say(err, errlen, "torus: size %u in dimension %u, expected 1..%u", t->size[d], d, FM_MAX_SIZE);
             return CANOPY_ERANGE;
         }
     }
@@ -109,7 +110,7 @@ static const char *coord_str(const struct canopy_fm_torus *t, unsigned node, cha
 void canopy_fm_node_str(const struct canopy_fm_torus *t, unsigned node, char *buf, size_t len)
 {
     char cs[32];
-    say(buf, len, "node %u %s", node, coord_str(t, node, cs));
+    canopy_fm_say(buf, len, "node %u %s", node, coord_str(t, node, cs));
 }
 
 /* ------------------------------------------------------------------ one entry */
@@ -123,12 +124,12 @@ int canopy_fm_check_entry(const struct canopy_fm_torus *t, uint32_t e, char *err
     unsigned children = canopy_tree_get_children(e);
     unsigned groups = canopy_tree_get_groups(e);
     if (canopy_tree_get_transit(e) && groups != 0) {
-        say(err, errlen, "transit with groups 0x%02x (a transit node's groups must be 0)", groups);
+        canopy_fm_say(err, errlen, "transit with groups 0x%02x (a transit node's groups must be 0)", groups);
         return CANOPY_EINVAL;
     }
     for (unsigned p = nports; p < CANOPY_TREE_CHILDREN_WIDTH; ++p) {
         if (children & (1u << p)) {
-            say(err, errlen, "child port %u is not a link port of a %u-dimensional torus (ports 0..%u)",
+            canopy_fm_say(err, errlen, "child port %u is not a link port of a %u-dimensional torus (ports 0..%u)",
                 p, t->ndims, nports - 1);
             return CANOPY_EINVAL;
         }
@@ -136,18 +137,18 @@ int canopy_fm_check_entry(const struct canopy_fm_torus *t, uint32_t e, char *err
     if (canopy_tree_get_root(e)) return CANOPY_OK; /* the parent field is ignored */
     unsigned parent = canopy_tree_get_parent(e);
     if (parent >= nports) {
-        say(err, errlen, "parent port %u is not a link port of a %u-dimensional torus (ports 0..%u)",
+        canopy_fm_say(err, errlen, "parent port %u is not a link port of a %u-dimensional torus (ports 0..%u)",
             parent, t->ndims, nports - 1);
         return CANOPY_EINVAL;
     }
     for (unsigned p = 0; p < nports; ++p) {
         if (!(children & (1u << p))) continue;
         if (p == parent) {
-            say(err, errlen, "child port %u (%s) is the parent port", p, canopy_fm_port_name(t, p));
+            canopy_fm_say(err, errlen, "child port %u (%s) is the parent port", p, canopy_fm_port_name(t, p));
             return CANOPY_EINVAL;
         }
         if (p != (parent ^ 1u) && p / 2 <= parent / 2) {
-            say(err, errlen,
+            canopy_fm_say(err, errlen,
                 "child port %u (%s) is in dimension %u, neither after the parent port %u (%s)'s "
                 "dimension %u nor the port opposite it",
                 p, canopy_fm_port_name(t, p), p / 2, parent, canopy_fm_port_name(t, parent), parent / 2);
@@ -164,7 +165,7 @@ int canopy_fm_verify(const struct canopy_fm_torus *t, const uint32_t *entries, c
     int rc = canopy_fm_torus_check(t, err, errlen);
     if (rc) return rc;
     if (!entries) {
-        say(err, errlen, "no table given");
+        canopy_fm_say(err, errlen, "no table given");
         return CANOPY_EINVAL;
     }
     unsigned nn = canopy_fm_nodes(t), nports = 2 * t->ndims;
@@ -176,21 +177,21 @@ int canopy_fm_verify(const struct canopy_fm_torus *t, const uint32_t *entries, c
         uint32_t e = entries[n];
         if (!canopy_tree_get_valid(e)) continue;
         if (canopy_fm_check_entry(t, e, why, sizeof why) != CANOPY_OK) {
-            say(err, errlen, "node %u %s: %s", n, coord_str(t, n, cs), why);
+            canopy_fm_say(err, errlen, "node %u %s: %s", n, coord_str(t, n, cs), why);
             return CANOPY_EINVAL;
         }
         unsigned used = canopy_tree_get_children(e);
         for (unsigned p = 0; p < nports; ++p) {
             int is_parent = !canopy_tree_get_root(e) && canopy_tree_get_parent(e) == p;
             if ((is_parent || (used & (1u << p))) && t->size[p / 2] == 1) {
-                say(err, errlen, "node %u %s: %s port %u (%s) is in dimension %u, whose size is 1 (a link to itself)",
+                canopy_fm_say(err, errlen, "node %u %s: %s port %u (%s) is in dimension %u, whose size is 1 (a link to itself)",
                     n, coord_str(t, n, cs), is_parent ? "parent" : "child", p, canopy_fm_port_name(t, p), p / 2);
                 return CANOPY_EINVAL;
             }
         }
         if (canopy_tree_get_root(e)) {
             if (root >= 0) {
-                say(err, errlen, "node %u %s: root flag set, but node %d %s is a root too (exactly one root allowed)",
+                canopy_fm_say(err, errlen, "node %u %s: root flag set, but node %d %s is a root too (exactly one root allowed)",
                     n, coord_str(t, n, cs), root, coord_str(t, (unsigned)root, cs2));
                 return CANOPY_EINVAL;
             }
@@ -198,7 +199,7 @@ int canopy_fm_verify(const struct canopy_fm_torus *t, const uint32_t *entries, c
         }
     }
     if (root < 0) {
-        say(err, errlen, "no valid entry has the root flag (exactly one root needed)");
+        canopy_fm_say(err, errlen, "no valid entry has the root flag (exactly one root needed)");
         return CANOPY_EINVAL;
     }
 
@@ -213,18 +214,18 @@ int canopy_fm_verify(const struct canopy_fm_torus *t, const uint32_t *entries, c
             uint32_t f = entries[m];
             const char *pre = "child port";
             if (!canopy_tree_get_valid(f)) {
-                say(err, errlen, "node %u %s: %s %u (%s) leads to node %u %s whose entry is invalid", n,
+                canopy_fm_say(err, errlen, "node %u %s: %s %u (%s) leads to node %u %s whose entry is invalid", n,
                     coord_str(t, n, cs), pre, p, canopy_fm_port_name(t, p), m, coord_str(t, m, cs2));
                 return CANOPY_EINVAL;
             }
             if (canopy_tree_get_root(f)) {
-                say(err, errlen, "node %u %s: %s %u (%s) leads to node %u %s which is the root", n,
+                canopy_fm_say(err, errlen, "node %u %s: %s %u (%s) leads to node %u %s which is the root", n,
                     coord_str(t, n, cs), pre, p, canopy_fm_port_name(t, p), m, coord_str(t, m, cs2));
                 return CANOPY_EINVAL;
             }
             unsigned q = canopy_tree_get_parent(f);
             if (q != (p ^ 1u)) {
-                say(err, errlen,
+                canopy_fm_say(err, errlen,
                     "node %u %s: %s %u (%s) leads to node %u %s whose parent is port %u (%s), expected port %u (%s)",
                     n, coord_str(t, n, cs), pre, p, canopy_fm_port_name(t, p), m, coord_str(t, m, cs2), q,
                     canopy_fm_port_name(t, q), p ^ 1u, canopy_fm_port_name(t, p ^ 1u));
@@ -236,12 +237,12 @@ int canopy_fm_verify(const struct canopy_fm_torus *t, const uint32_t *entries, c
         unsigned m = (unsigned)canopy_fm_neighbour(t, n, q);
         uint32_t f = entries[m];
         if (!canopy_tree_get_valid(f)) {
-            say(err, errlen, "node %u %s: parent port %u (%s) leads to node %u %s whose entry is invalid", n,
+            canopy_fm_say(err, errlen, "node %u %s: parent port %u (%s) leads to node %u %s whose entry is invalid", n,
                 coord_str(t, n, cs), q, canopy_fm_port_name(t, q), m, coord_str(t, m, cs2));
             return CANOPY_EINVAL;
         }
         if (!(canopy_tree_get_children(f) & (1u << (q ^ 1u)))) {
-            say(err, errlen,
+            canopy_fm_say(err, errlen,
                 "node %u %s: parent port %u (%s) leads to node %u %s whose children do not include port %u (%s)",
                 n, coord_str(t, n, cs), q, canopy_fm_port_name(t, q), m, coord_str(t, m, cs2), q ^ 1u,
                 canopy_fm_port_name(t, q ^ 1u));
@@ -253,7 +254,7 @@ int canopy_fm_verify(const struct canopy_fm_torus *t, const uint32_t *entries, c
      * the path walked from node n. */
     uint32_t *mark = calloc(nn, sizeof *mark);
     if (!mark) {
-        say(err, errlen, "out of memory");
+        canopy_fm_say(err, errlen, "out of memory");
         return CANOPY_ENOMEM;
     }
     mark[root] = 1;
@@ -266,7 +267,7 @@ int canopy_fm_verify(const struct canopy_fm_torus *t, const uint32_t *entries, c
             m = (unsigned)canopy_fm_neighbour(t, m, canopy_tree_get_parent(entries[m]));
         }
         if (mark[m] != 1) {
-            say(err, errlen,
+            canopy_fm_say(err, errlen,
                 "node %u %s: following parent ports never reaches the root node %d %s (cycle through node %u %s, "
                 "parent port %u (%s))",
                 n, coord_str(t, n, cs), root, coord_str(t, (unsigned)root, cs2), m, coord_str(t, m, cs3),
@@ -305,12 +306,12 @@ int canopy_fm_build(const struct canopy_fm_torus *t, int root, const uint8_t *gr
     int rc = canopy_fm_torus_check(t, err, errlen);
     if (rc) return rc;
     if (!entries) {
-        say(err, errlen, "no output table given");
+        canopy_fm_say(err, errlen, "no output table given");
         return CANOPY_EINVAL;
     }
     unsigned nn = canopy_fm_nodes(t);
     if (root < 0 || (unsigned)root >= nn) {
-        say(err, errlen, "root %d is not a node of the torus (0..%u)", root, nn - 1);
+        canopy_fm_say(err, errlen, "root %d is not a node of the torus (0..%u)", root, nn - 1);
         return CANOPY_ERANGE;
     }
     char cs[32];
@@ -318,14 +319,14 @@ int canopy_fm_build(const struct canopy_fm_torus *t, int root, const uint8_t *gr
     for (unsigned n = 0; n < nn; ++n) {
         unsigned g = groups ? groups[n] : 1u;
         if (g != 0 && !(g & 1u)) {
-            say(err, errlen, "node %u %s: groups 0x%02x without bit 0 (group 0 is the whole member set)", n,
+            canopy_fm_say(err, errlen, "node %u %s: groups 0x%02x without bit 0 (group 0 is the whole member set)", n,
                 coord_str(t, n, cs), g);
             return CANOPY_EINVAL;
         }
         members += g != 0;
     }
     if (members == 0) {
-        say(err, errlen, "no member: every node's groups mask is 0");
+        canopy_fm_say(err, errlen, "no member: every node's groups mask is 0");
         return CANOPY_EINVAL;
     }
 
@@ -357,7 +358,7 @@ int canopy_fm_build(const struct canopy_fm_torus *t, int root, const uint8_t *gr
     char why[512];
     rc = canopy_fm_verify(t, entries, why, sizeof why);
     if (rc) {
-        say(err, errlen, "internal error: the built table fails verification: %s", why);
+        canopy_fm_say(err, errlen, "internal error: the built table fails verification: %s", why);
         return rc;
     }
     return CANOPY_OK;
@@ -369,7 +370,7 @@ static void entry_str(const struct canopy_fm_torus *t, uint32_t e, char *buf, si
 {
     if (!buf || len == 0) return;
     if (!canopy_tree_get_valid(e)) {
-        say(buf, len, "-");
+        canopy_fm_say(buf, len, "-");
         return;
     }
     char ch[64] = "";
@@ -384,12 +385,12 @@ static void entry_str(const struct canopy_fm_torus *t, uint32_t e, char *buf, si
     }
     char par[24];
     int w = pad ? 11 : 0;
-    if (canopy_tree_get_root(e)) say(par, sizeof par, pad ? "root     " : "root");
-    else say(par, sizeof par, "parent %s", canopy_fm_port_name(t, canopy_tree_get_parent(e)));
+    if (canopy_tree_get_root(e)) canopy_fm_say(par, sizeof par, pad ? "root     " : "root");
+    else canopy_fm_say(par, sizeof par, "parent %s", canopy_fm_port_name(t, canopy_tree_get_parent(e)));
     if (canopy_tree_get_transit(e))
-        say(buf, len, "%s children %-*s transit", par, w, o ? ch : "-");
+        canopy_fm_say(buf, len, "%s children %-*s transit", par, w, o ? ch : "-");
     else
-        say(buf, len, "%s children %-*s groups 0x%02x", par, w, o ? ch : "-", canopy_tree_get_groups(e));
+        canopy_fm_say(buf, len, "%s children %-*s groups 0x%02x", par, w, o ? ch : "-", canopy_tree_get_groups(e));
 }
 
 void canopy_fm_entry_str(const struct canopy_fm_torus *t, uint32_t e, char *buf, size_t len)
