@@ -392,29 +392,20 @@ module canopy_ejector #(
   // Completion counters: a broadcast packet counts as it is decided, before its payload
   // and counter writes are issued (the counter value written is the one after it). A
   // tree's counter restarts from 0 when its routing table entry is written (cnt_clear_i).
+  // Reduce results count separately (per-(tree, id) status words), so a broadcast's
+  // completion never depends on reduces.
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       tree_cnt_q <= '0;
+      res_cnt_q  <= '0;
     end else begin
       for (int unsigned t = 0; t < NumTrees; t++) begin
         if (cnt_clear_i && cnt_clear_idx_i == canopy_pkg::HdrTreeBits'(t)) begin
           tree_cnt_q[t] <= '0;
-        end else if (state_q == SDecide && is_bcast && !is_result && hdr.tree == canopy_pkg::HdrTreeBits'(t)) begin
-          tree_cnt_q[t] <= tree_cnt_q[t] + 1'b1;
-        end
-      end
-    end
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (rst_i) begin
-      res_cnt_q <= '0;
-    end else begin
-      for (int unsigned t = 0; t < NumTrees; t++) begin
-        if (cnt_clear_i && cnt_clear_idx_i == canopy_pkg::HdrTreeBits'(t)) begin
-          res_cnt_q[t] <= '0;
-        end else if (state_q == SDecide && is_result && hdr.tree == canopy_pkg::HdrTreeBits'(t)) begin
-          res_cnt_q[t] <= res_cnt_q[t] + 1'b1;
+          res_cnt_q[t]  <= '0;
+        end else if (state_q == SDecide && is_bcast && hdr.tree == canopy_pkg::HdrTreeBits'(t)) begin
+          if (is_result) res_cnt_q[t]  <= res_cnt_q[t] + 1'b1;
+          else           tree_cnt_q[t] <= tree_cnt_q[t] + 1'b1;
         end
       end
     end

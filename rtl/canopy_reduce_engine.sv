@@ -103,7 +103,6 @@ module canopy_reduce_engine #(
   logic [PortW-1:0]   port_q;
   logic               ended_q;        // the packet's tail has been consumed
   meta_t              meta_q;         // the reduce's state, updated by this packet
-  logic               combine_q;      // payload goes into the accumulator
   logic               first_q;
   logic               root_q;
   logic [NumLanes-1:0] expect_q;
@@ -346,7 +345,6 @@ module canopy_reduce_engine #(
       SMeta: begin
         meta_q      <= v_meta;
         first_q     <= v_first;
-        combine_q   <= combine_q_d(v_dup, v_bad, v_mismatch);
         root_q      <= look_i.root;
         expect_q    <= v_expect;
         v_keep_q    <= v_tree_ok && v_dir_ok;
@@ -370,7 +368,7 @@ module canopy_reduce_engine #(
   assign err_dir_o    = state_q == SMeta && v_tree_ok && !v_dir_ok;
   assign err_reduce_o = state_q == SMeta && v_tree_ok && v_dir_ok && (v_dup || v_bad || v_mismatch);
 
-  wire logic unused = ^{combine_q, unused_oq_ready};
+  wire logic unused = unused_oq_ready;
 
   `CANOPY_ASSERT(a_no_overrun, !(state_q == SData && in_valid_i) || widx_q < pay_words_q,
                  "reduce contribution longer than its len")
