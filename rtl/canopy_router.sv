@@ -57,7 +57,9 @@ module canopy_router #(
 ) (
   input  wire logic                                                    clk_i,
   input  wire logic                                                    rst_i,
-  input  wire canopy_pkg::coords_t                                     my_coord_i,
+  // Plain packed bits in the layout of canopy_pkg::coords_t: Verilator's hierarchical
+  // verilation (the simulators build one router and instance it) cannot emit a typedef'd port.
+  input  wire logic [canopy_pkg::MaxDims-1:0][canopy_pkg::CoordBits-1:0] my_coord_i,
   input  wire logic [canopy_pkg::MaxDims-1:0][canopy_pkg::CoordBits:0] torus_size_i,
 
   input  wire logic [NumPorts-1:0]                         rx_valid_i,
@@ -79,10 +81,11 @@ module canopy_router #(
 
   input  wire logic                                        tbl_we_i,
   input  wire logic [TreeIdW-1:0]                          tbl_widx_i,
-  input  wire canopy_pkg::tree_entry_t                     tbl_wentry_i,
+  // Table entries as plain bits in the layout of canopy_pkg::tree_entry_t (see my_coord_i).
+  input  wire logic [canopy_pkg::TreeEntryBits-1:0]        tbl_wentry_i,
   output logic                                             tbl_wok_o,
   input  wire logic [TreeIdW-1:0]                          tbl_ridx_i,
-  output canopy_pkg::tree_entry_t                          tbl_rentry_o,
+  output logic      [canopy_pkg::TreeEntryBits-1:0]        tbl_rentry_o,
 
   output logic      [31:0]                                 err_bad_type_o,
   output logic      [31:0]                                 err_bad_dst_o,

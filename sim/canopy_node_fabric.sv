@@ -8,20 +8,48 @@
 //     The co-simulation harness (sim/cosim/) plays every node's PCIe side on them.
 `default_nettype none
 
+// The co-simulation build sets the shape by macros (+define+CANOPY_FABRIC_*), not by -G:
+// under Verilator's --hierarchical every -G also reaches each node's separate verilation,
+// where SizeX and the others do not exist.
+`ifndef CANOPY_FABRIC_NDIMS
+`define CANOPY_FABRIC_NDIMS 2
+`endif
+`ifndef CANOPY_FABRIC_SIZE_X
+`define CANOPY_FABRIC_SIZE_X 3
+`endif
+`ifndef CANOPY_FABRIC_SIZE_Y
+`define CANOPY_FABRIC_SIZE_Y 3
+`endif
+`ifndef CANOPY_FABRIC_SIZE_Z
+`define CANOPY_FABRIC_SIZE_Z 1
+`endif
+`ifndef CANOPY_FABRIC_SIZE_W
+`define CANOPY_FABRIC_SIZE_W 1
+`endif
+`ifndef CANOPY_FABRIC_LINK_LATENCY
+`define CANOPY_FABRIC_LINK_LATENCY 1
+`endif
+`ifndef CANOPY_FABRIC_BUILD_GIT
+`define CANOPY_FABRIC_BUILD_GIT 0
+`endif
+`ifndef CANOPY_FABRIC_BUILD_DATE
+`define CANOPY_FABRIC_BUILD_DATE 0
+`endif
+
 module canopy_node_fabric #(
-  parameter int unsigned NumDims      = 2,
-  parameter int unsigned SizeX        = 3,
-  parameter int unsigned SizeY        = 3,
-  parameter int unsigned SizeZ        = 1,
-  parameter int unsigned SizeW        = 1,
-  parameter int unsigned LinkLatency  = 1,
+  parameter int unsigned NumDims      = `CANOPY_FABRIC_NDIMS,
+  parameter int unsigned SizeX        = `CANOPY_FABRIC_SIZE_X,
+  parameter int unsigned SizeY        = `CANOPY_FABRIC_SIZE_Y,
+  parameter int unsigned SizeZ        = `CANOPY_FABRIC_SIZE_Z,
+  parameter int unsigned SizeW        = `CANOPY_FABRIC_SIZE_W,
+  parameter int unsigned LinkLatency  = `CANOPY_FABRIC_LINK_LATENCY,
   parameter int unsigned FlitWidth    = 64,
   parameter int unsigned NumVcs       = 4,
   parameter int unsigned LinkBufDepth = 16,
   parameter int unsigned LocalBufDepth = 64,
   parameter int unsigned EjectCredits = 16,
-  parameter int unsigned BuildGit     = 0,
-  parameter int unsigned BuildDate    = 0,
+  parameter int unsigned BuildGit     = `CANOPY_FABRIC_BUILD_GIT,
+  parameter int unsigned BuildDate    = `CANOPY_FABRIC_BUILD_DATE,
   localparam int unsigned NumNodes = SizeX * SizeY * SizeZ * SizeW,
   localparam int unsigned NumLinks = 2 * NumDims,
   localparam int unsigned VcW      = $clog2(NumVcs)

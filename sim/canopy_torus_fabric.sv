@@ -12,18 +12,55 @@
 //   - err_*_o: each node's error counters.
 `default_nettype none
 
+// The simulator build sets the shape by macros (+define+CANOPY_FABRIC_*), not by -G:
+// under Verilator's --hierarchical every -G also reaches each router's separate
+// verilation, where SizeX and the others do not exist.
+`ifndef CANOPY_FABRIC_NDIMS
+`define CANOPY_FABRIC_NDIMS 2
+`endif
+`ifndef CANOPY_FABRIC_SIZE_X
+`define CANOPY_FABRIC_SIZE_X 3
+`endif
+`ifndef CANOPY_FABRIC_SIZE_Y
+`define CANOPY_FABRIC_SIZE_Y 3
+`endif
+`ifndef CANOPY_FABRIC_SIZE_Z
+`define CANOPY_FABRIC_SIZE_Z 1
+`endif
+`ifndef CANOPY_FABRIC_SIZE_W
+`define CANOPY_FABRIC_SIZE_W 1
+`endif
+`ifndef CANOPY_FABRIC_LINK_LATENCY
+`define CANOPY_FABRIC_LINK_LATENCY 1
+`endif
+`ifndef CANOPY_FABRIC_FLIT_BITS
+`define CANOPY_FABRIC_FLIT_BITS 64
+`endif
+`ifndef CANOPY_FABRIC_NUM_VCS
+`define CANOPY_FABRIC_NUM_VCS 4
+`endif
+`ifndef CANOPY_FABRIC_LINK_BUF
+`define CANOPY_FABRIC_LINK_BUF 16
+`endif
+`ifndef CANOPY_FABRIC_LOCAL_BUF
+`define CANOPY_FABRIC_LOCAL_BUF 64
+`endif
+`ifndef CANOPY_FABRIC_EJECT_BUF
+`define CANOPY_FABRIC_EJECT_BUF 16
+`endif
+
 module canopy_torus_fabric #(
-  parameter int unsigned NumDims      = 2,
-  parameter int unsigned SizeX        = 3,
-  parameter int unsigned SizeY        = 3,
-  parameter int unsigned SizeZ        = 1,
-  parameter int unsigned SizeW        = 1,
-  parameter int unsigned LinkLatency  = 1,   /// cycles each way between routers
-  parameter int unsigned FlitWidth    = 64,
-  parameter int unsigned NumVcs       = 4,
-  parameter int unsigned LinkBufDepth = 16,
-  parameter int unsigned LocalBufDepth = 64,
-  parameter int unsigned EjectCredits = 16,
+  parameter int unsigned NumDims      = `CANOPY_FABRIC_NDIMS,
+  parameter int unsigned SizeX        = `CANOPY_FABRIC_SIZE_X,
+  parameter int unsigned SizeY        = `CANOPY_FABRIC_SIZE_Y,
+  parameter int unsigned SizeZ        = `CANOPY_FABRIC_SIZE_Z,
+  parameter int unsigned SizeW        = `CANOPY_FABRIC_SIZE_W,
+  parameter int unsigned LinkLatency  = `CANOPY_FABRIC_LINK_LATENCY,   /// cycles each way between routers
+  parameter int unsigned FlitWidth    = `CANOPY_FABRIC_FLIT_BITS,
+  parameter int unsigned NumVcs       = `CANOPY_FABRIC_NUM_VCS,
+  parameter int unsigned LinkBufDepth = `CANOPY_FABRIC_LINK_BUF,
+  parameter int unsigned LocalBufDepth = `CANOPY_FABRIC_LOCAL_BUF,
+  parameter int unsigned EjectCredits = `CANOPY_FABRIC_EJECT_BUF,
   localparam int unsigned NumNodes = SizeX * SizeY * SizeZ * SizeW,
   localparam int unsigned VcW      = $clog2(NumVcs)
 ) (
