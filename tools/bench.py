@@ -96,7 +96,7 @@ def bcast_records(torus, extra):
 
 
 # Reduce, allreduce and barrier (driver/examples/reduce_bench.c): (bench, impl, extra args).
-# Integers (i64) summed; the hw cases only once libcanopy has the hardware collectives.
+# Integers (i64) summed.
 REDUCE_CASES = [
     ("reduce", "sw-binomial", []),
     ("reduce", "hw", []),
@@ -119,46 +119,23 @@ REDUCE_RUNS = [
 ]
 
 
-def reduce_hw_available():
-    """The hardware reduce calls are in libcanopy (until then reduce_bench builds without them)."""
-    with open(os.path.join(ROOT, "driver", "src", "core.c")) as f:
-        return "int canopy_allreduce" in f.read()
-
-
-def reduce_binary(hw):
-    """driver/examples/reduce_bench: with hw, the normal example build (fabric manager linked);
-    without, the software implementations only (-DREDUCE_BENCH_NO_HW), built by hand."""
-    if hw:
-        sh("make --no-print-directory build/driver/examples/reduce_bench >&2")
-        return "build/driver/examples/reduce_bench"
-    sh("make --no-print-directory build/driver/libcanopy.a >&2")
-    os.makedirs(os.path.join(ROOT, "build", "bench"), exist_ok=True)
-    sh("gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Idriver/include -Isim/include -Ifw/include "
-       "-DREDUCE_BENCH_NO_HW driver/examples/reduce_bench.c build/driver/libcanopy.a -lpciaccess -lpthread -lrt "
-       "-o build/bench/reduce_bench_sw >&2")
-    return "build/bench/reduce_bench_sw"
+def reduce_binary():
+    """driver/examples/reduce_bench (driver.mk links the fabric manager)."""
+    sh("make --no-print-directory build/driver/examples/reduce_bench >&2")
+    return "build/driver/examples/reduce_bench"
 
 
 def reduce_records(torus, extra):
     """Reduce, allreduce, barrier and 32 allreduces in flight, software over puts and the
-    hardware. The 4x4x4 co-simulator is not built here (its first build is long): a torus
-    whose co-simulator is missing is skipped with a message."""
+    hardware."""
     nodes = 1
     for k in torus.split("x"):
         nodes *= int(k)
     cosim = f"build/cosim/{torus}-L1/canopy-cosim"
-    if torus == "4x4x4" and not os.path.exists(os.path.join(ROOT, cosim)):
-        print(f"reduce: skipped {torus}: {cosim} is not built (make {cosim} TORUS={torus})", file=sys.stderr)
-        return []
-    hw = reduce_hw_available()
-    if not hw:
-        print("reduce: hw skipped: libcanopy has no canopy_allreduce yet (driver/src/core.c)", file=sys.stderr)
-    prog = reduce_binary(hw)
+    prog = reduce_binary()
     sh(f"make --no-print-directory {cosim} TORUS={torus} >&2")
     records = []
     for bench, impl, case_extra in REDUCE_CASES:
-        if impl == "hw" and not hw:
-            continue
         args = ["--bench", bench, "--impl", impl] + case_extra + extra  # (barrier, inflight: no sizes)
         out = sh(" ".join([f"sim/canopy-run -n {nodes} --torus {torus}", prog] + args))
         for line in out.splitlines():

@@ -47,11 +47,6 @@
  * cycles, cycles_min and cycles_max are per allreduce, cycles_total the median total).
  * The start is the earliest node's: the skew with which nodes leave the harness barrier
  * (up to about one put latency) is inside the time, the same for every implementation.
- *
- * The hw implementation needs fw/include/canopy_fm.h and the hardware collectives in
- * libcanopy; it is compiled in only when canopy_fm.h is on the include path (-Ifw/include,
- * and link the fabric manager) and REDUCE_BENCH_NO_HW is not defined. Without it,
- * --impl hw fails.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -61,12 +56,7 @@
 #include "canopy.h"
 #include "canopy_packet.h"
 
-#if !defined(REDUCE_BENCH_NO_HW) && defined(__has_include)
-#if __has_include("canopy_fm.h")
 #include "canopy_fm.h"
-#define REDUCE_BENCH_HW 1
-#endif
-#endif
 
 #define TIMEOUT_NS (20ull * 1000 * 1000 * 1000)
 #define MAX_DIMS 4
@@ -406,21 +396,12 @@ static void sw_dissemination(struct bench *b)
 
 /* ------------------------------------------------------------------ hardware */
 
-#ifdef REDUCE_BENCH_HW
 static struct canopy_reduce_args hw_args(struct bench *b, uint64_t roff, const uint8_t *src, size_t bytes)
 {
     struct canopy_reduce_args a = {.tree = 0, .group = 0, .root = b->root, .op = b->op, .dtype = b->dtype,
                                    .count = bytes / b->es, .src = src, .dst_offset = roff};
     return a;
 }
-#else
-static void hw_missing(void)
-{
-    fprintf(stderr, "reduce_bench: built without the hw implementation (needs canopy_fm.h and the hardware "
-                    "collectives, see the header)\n");
-    exit(2);
-}
-#endif
 
 /* ------------------------------------------------------------------ one measurement */
 
@@ -430,11 +411,7 @@ static uint64_t run_once(struct bench *b, int kind, int impl, size_t bytes, int 
     const uint8_t *src = b->win + b->off_s;
     if (kind == B_BARRIER) {
         if (impl == HW) {
-#ifdef REDUCE_BENCH_HW
             must(canopy_barrier(b->dev, 0, TIMEOUT_NS), "canopy_barrier");
-#else
-            hw_missing();
-#endif
         } else {
             sw_dissemination(b);
         }
@@ -442,16 +419,12 @@ static uint64_t run_once(struct bench *b, int kind, int impl, size_t bytes, int 
     }
     if (inflight) {
         if (impl == HW) {
-#ifdef REDUCE_BENCH_HW
             static struct canopy_coll done[MAX_INFLIGHT];
             for (int j = 0; j < inflight; ++j) {
                 struct canopy_reduce_args a = hw_args(b, 8u * (unsigned)j, src + 8u * (unsigned)j, 8);
                 must(canopy_allreduce(b->dev, &a, &done[j]), "canopy_allreduce");
             }
             for (int j = 0; j < inflight; ++j) must(canopy_coll_wait(b->dev, &done[j], TIMEOUT_NS), "canopy_coll_wait");
-#else
-            hw_missing();
-#endif
         } else {
             for (int j = 0; j < inflight; ++j)
                 sw_binomial_allreduce(b, 8u * (unsigned)j, src + 8u * (unsigned)j, 8, seq0 + (uint64_t)j);
@@ -459,15 +432,11 @@ static uint64_t run_once(struct bench *b, int kind, int impl, size_t bytes, int 
         return canopy_cycles(b->dev);
     }
     if (impl == HW) {
-#ifdef REDUCE_BENCH_HW
         struct canopy_reduce_args a = hw_args(b, 0, src, bytes);
         struct canopy_coll done;
         must((kind == B_REDUCE ? canopy_reduce : canopy_allreduce)(b->dev, &a, &done),
              kind == B_REDUCE ? "canopy_reduce" : "canopy_allreduce");
         must(canopy_coll_wait(b->dev, &done, TIMEOUT_NS), "canopy_coll_wait");
-#else
-        hw_missing();
-#endif
     } else if (kind == B_REDUCE) {
         sw_binomial_reduce(b, 0, src, bytes, seq0);
     } else if (impl == SW_BINOMIAL) {
@@ -643,16 +612,12 @@ int main(int argc, char **argv)
 
     hello(&b);
     if (impl == HW) {
-#ifdef REDUCE_BENCH_HW
         char err[256] = "";
         int rc = canopy_fm_setup(b.dev, 0, b.root, NULL, CANOPY_FM_VIA_CSR, err, sizeof err);
         if (rc != CANOPY_OK) {
             fprintf(stderr, "reduce_bench: PE %d: canopy_fm_setup: %s: %s\n", me, canopy_strerror(rc), err);
             return 1;
         }
-#else
-        hw_missing();
-#endif
     }
     barrier(&b);
 

@@ -14,55 +14,9 @@
 #include "canopy_packet.h"
 #include "canopy_raw.h"
 #include "canopy_regs.h"
+#include "dev.h"
 #include "hal.h"
 
-enum {
-    EJ_ENTRIES = 256,        /* ejection ring entries (power of two) */
-    EJ_ENTRY_BYTES = 32,
-    WB_BYTES = 64,
-    DOORBELL_BATCH = 8,      /* packets written before one doorbell */
-    MAX_FLITS = 255,         /* descriptor limit */
-};
-/* Writeback block words (docs/host-interface.md). WB_PUTS packs the acknowledged count
- * (bits 39..0) with the refused count (bits 63..40) so one read sees both consistently. */
-enum { WB_INJ_HEAD = 0, WB_PUTS = 1, WB_PUTS_FAILED = 2, WB_RX_PUTS = 3, WB_EJ_WRITTEN = 4 };
-#define WB_ACKED_MASK ((UINT64_C(1) << 40) - 1)
-#define WB_FAILED_SHIFT 40
-#define WB_FAILED_MASK ((UINT64_C(1) << 24) - 1)
-/* Ejection ring entry words and statuses. */
-enum { EJ_HDR0 = 0, EJ_HDR1 = 1, EJ_INFO = 2, EJ_SEQ = 3 };
-#define DEFAULT_TIMEOUT_NS (10ull * 1000 * 1000 * 1000)
-/* The collective completion area (COLL_WB_BASE): a counter word per tree, then a status
- * word per (tree, reduce id): {failed: bit 63, results of the tree: bits 31..0}. */
-enum { CANOPY_REDUCE_IDS = 32 };
-#define COLL_STATUS_WORD(tree, rid) (CANOPY_MAX_TREES + (tree) * CANOPY_REDUCE_IDS + (rid))
-#define COLL_AREA_BYTES ((CANOPY_MAX_TREES + CANOPY_MAX_TREES * CANOPY_REDUCE_IDS) * 8)
-
-struct canopy_dev {
-    struct canopy_hal hal;
-    struct canopy_caps caps;
-    unsigned ndims, sizes[CANOPY_MAX_DIMS], my_coords[CANOPY_MAX_DIMS];
-    int node, nodes;
-    struct canopy_dma_region wb, ej, win;
-    /* Injection ring, in 64-bit words, free-running counts. */
-    uint32_t inj_words, inj_tail, inj_head_seen, unrung;
-    /* Puts. */
-    uint64_t puts_issued, failed_seen;
-    /* Ejection ring consumer. */
-    uint64_t ej_head;
-    /* Collectives: per-tree completion counters (written by the device) and what this
-     * node knows of each tree it attached. */
-    struct canopy_dma_region coll;
-    struct coll_tree {
-        int attached, root;
-        uint32_t entry;
-        uint32_t expect;   /* broadcast packets this node will have received */
-        uint32_t own_expect; /* ... once its own last broadcast has come back */
-        unsigned next_rid; /* reduce ids are used round robin */
-        uint32_t rid_busy; /* ids with a reduce in flight (bit per id) */
-        uint32_t rid_before[CANOPY_REDUCE_IDS]; /* an id's status word when it was issued */
-    } trees[CANOPY_MAX_TREES];
-};
 
 /* ------------------------------------------------------------------ status text */
 const char *canopy_strerror(int status)
@@ -85,37 +39,6 @@ const char *canopy_strerror(int status)
     case CANOPY_EREDUCE: return "a reduce failed: contributions disagreed or repeated";
     default: return "unknown canopy status";
     }
-}
-
-/* ------------------------------------------------------------------ small helpers */
-/* A NULL handle is what canopy_close leaves behind. */
-static int usable(canopy_dev *dev) { return dev ? CANOPY_OK : CANOPY_ECLOSED; }
-
-static int csr_read(canopy_dev *dev, uint32_t off, uint64_t *v)
-{
-    return dev->hal.ops->mmio_read64(&dev->hal, off, v);
-}
-
-static int csr_write(canopy_dev *dev, uint32_t off, uint64_t v)
-{
-    return dev->hal.ops->mmio_write(&dev->hal, off, &v, sizeof v);
-}
-
-static volatile uint64_t *wb_word(canopy_dev *dev, unsigned i)
-{
-    return (volatile uint64_t *)dev->wb.vaddr + i;
-}
-
-static uint64_t packed_coords(const canopy_dev *dev, int node)
-{
-    uint64_t v = 0;
-    unsigned rest = (unsigned)node;
-    for (unsigned d = 0; d < CANOPY_MAX_DIMS; ++d) {
-        unsigned k = d < dev->ndims ? dev->sizes[d] : 1;
-        v |= (uint64_t)(rest % k) << (CANOPY_COORD_BITS * d);
-        rest /= k;
-    }
-    return v;
 }
 
 static int node_of_packed(const canopy_dev *dev, uint64_t coords)
@@ -331,7 +254,7 @@ int canopy_window(canopy_dev *dev, size_t size, void **base)
 size_t canopy_window_size(canopy_dev *dev) { return usable(dev) || !dev->win.vaddr ? 0 : dev->win.size; }
 
 /* ------------------------------------------------------------------ injection ring */
-static int ring_doorbell(canopy_dev *dev)
+int canopy_dev_doorbell(canopy_dev *dev)
 {
     if (!dev->unrung) return CANOPY_OK;
     dev->unrung = 0;
@@ -348,7 +271,7 @@ static int ring_reserve(canopy_dev *dev, uint32_t words)
         uint32_t used = dev->inj_tail - dev->inj_head_seen;
         if (used > dev->inj_words) return CANOPY_EIO; /* device wrote back nonsense */
         if (dev->inj_words - used >= words) return CANOPY_OK;
-        if ((rc = ring_doorbell(dev))) return rc;
+        if ((rc = canopy_dev_doorbell(dev))) return rc;
         rc = dev->hal.ops->wait(&dev->hal, wb_word(dev, WB_INJ_HEAD), 0xffffffffull, CANOPY_CMP_NE,
                                 dev->inj_head_seen, DEFAULT_TIMEOUT_NS);
         if (rc) return rc == CANOPY_ETIMEDOUT ? CANOPY_EIO : rc;
@@ -382,14 +305,14 @@ static int inject_words(canopy_dev *dev, uint64_t desc, const uint64_t *words, u
     if (nwords) memcpy(buf + 1, words, 8u * nwords);
     int rc;
     if ((rc = ring_reserve(dev, 1 + nwords)) || (rc = ring_write(dev, buf, 1 + nwords))) return rc;
-    if (++dev->unrung >= DOORBELL_BATCH) return ring_doorbell(dev);
+    if (++dev->unrung >= DOORBELL_BATCH) return canopy_dev_doorbell(dev);
     return CANOPY_OK;
 }
 
 /* Descriptor word (docs/host-interface.md): flit count, local-port VC. */
 static uint64_t descriptor(unsigned nflits, unsigned vc) { return (uint64_t)nflits | ((uint64_t)vc << 8); }
 
-static int inject_packet(canopy_dev *dev, const uint64_t *flits, unsigned nflits, unsigned vc)
+int canopy_dev_inject(canopy_dev *dev, const uint64_t *flits, unsigned nflits, unsigned vc)
 {
     return inject_words(dev, descriptor(nflits, vc), flits, nflits);
 }
@@ -400,8 +323,8 @@ int canopy_raw_inject(canopy_dev *dev, const uint64_t *flits, unsigned nflits, u
     if (rc) return rc;
     if (!flits || nflits == 0 || nflits > MAX_FLITS || vc >= dev->caps.vcs || nflits + 1 > dev->inj_words)
         return CANOPY_EINVAL;
-    if ((rc = inject_packet(dev, flits, nflits, vc))) return rc;
-    return ring_doorbell(dev);
+    if ((rc = canopy_dev_inject(dev, flits, nflits, vc))) return rc;
+    return canopy_dev_doorbell(dev);
 }
 
 int canopy_raw_inject_desc(canopy_dev *dev, uint64_t desc, const uint64_t *words, unsigned nwords)
@@ -410,7 +333,7 @@ int canopy_raw_inject_desc(canopy_dev *dev, uint64_t desc, const uint64_t *words
     if (rc) return rc;
     if ((nwords && !words) || nwords > MAX_FLITS || nwords + 1 > dev->inj_words) return CANOPY_EINVAL;
     if ((rc = inject_words(dev, desc, words, nwords))) return rc;
-    return ring_doorbell(dev);
+    return canopy_dev_doorbell(dev);
 }
 
 int canopy_raw_mmio_write(canopy_dev *dev, uint32_t off, const void *src, size_t len)
@@ -453,18 +376,18 @@ int canopy_put(canopy_dev *dev, int node, uint64_t offset, const void *src, size
         canopy_hdr_set_offset(flits, offset + done);
         memcpy(flits + 2, p + done, chunk); /* little-endian payload bytes; the tail stays 0 */
         unsigned nflits = 2 + (unsigned)((chunk + 7) / 8);
-        if ((rc = inject_packet(dev, flits, nflits, CANOPY_VC_P2P_LO))) return rc;
+        if ((rc = canopy_dev_inject(dev, flits, nflits, CANOPY_VC_P2P_LO))) return rc;
         ++dev->puts_issued;
         done += chunk;
     }
-    return ring_doorbell(dev);
+    return canopy_dev_doorbell(dev);
 }
 
 int canopy_quiet(canopy_dev *dev, uint64_t timeout_ns)
 {
     int rc = usable(dev);
     if (rc) return rc;
-    if ((rc = ring_doorbell(dev))) return rc;
+    if ((rc = canopy_dev_doorbell(dev))) return rc;
     const uint64_t issued = dev->puts_issued & WB_ACKED_MASK;
     /* The acknowledged count only grows toward what was issued, so GE is exact (40 bits:
      * a wrap takes years at line rate). */
@@ -520,288 +443,3 @@ int canopy_wait_u64(canopy_dev *dev, const volatile uint64_t *addr, int cmp, uin
     return dev->hal.ops->wait(&dev->hal, addr, ~0ull, cmp, value, timeout_ns);
 }
 
-/* ------------------------------------------------------------------ collectives */
-int canopy_tree_write(canopy_dev *dev, unsigned tree, uint32_t entry)
-{
-    int rc = usable(dev);
-    if (rc) return rc;
-    if (tree >= dev->caps.trees) return CANOPY_ERANGE;
-    uint64_t status;
-    if ((rc = csr_write(dev, CANOPY_REG_TREE_SEL, tree)) || (rc = csr_write(dev, CANOPY_REG_TREE_ENTRY, entry)) ||
-        (rc = csr_read(dev, CANOPY_REG_STATUS, &status))) /* non-posted: the write has been judged */
-        return rc;
-    return CANOPY_FIELD(status, STATUS, TREE_REFUSED) ? CANOPY_EREFUSED : CANOPY_OK;
-}
-
-int canopy_tree_read(canopy_dev *dev, unsigned tree, uint32_t *entry)
-{
-    int rc = usable(dev);
-    if (rc) return rc;
-    if (!entry) return CANOPY_EINVAL;
-    if (tree >= dev->caps.trees) return CANOPY_ERANGE;
-    uint64_t v;
-    if ((rc = csr_write(dev, CANOPY_REG_TREE_SEL, tree)) || (rc = csr_read(dev, CANOPY_REG_TREE_READ, &v))) return rc;
-    *entry = (uint32_t)v;
-    return CANOPY_OK;
-}
-
-int canopy_tree_write_remote(canopy_dev *dev, int node, unsigned tree, uint32_t entry)
-{
-    int rc = usable(dev);
-    if (rc) return rc;
-    if (node < 0 || node >= dev->nodes || tree >= dev->caps.trees) return CANOPY_ERANGE;
-    uint64_t hdr[2] = {0, 0};
-    canopy_hdr_set_ptype(hdr, CANOPY_PKT_CONFIG);
-    canopy_hdr_set_flags(hdr, CANOPY_FLAG_ACK_REQ);
-    canopy_hdr_set_dst(hdr, packed_coords(dev, node));
-    canopy_hdr_set_src(hdr, packed_coords(dev, dev->node));
-    canopy_hdr_set_tree(hdr, tree);
-    canopy_hdr_set_offset(hdr, entry);
-    if ((rc = inject_packet(dev, hdr, 2, CANOPY_VC_P2P_LO))) return rc;
-    ++dev->puts_issued; /* acknowledged like a put: canopy_quiet confirms it */
-    return ring_doorbell(dev);
-}
-
-int canopy_tree_attach(canopy_dev *dev, unsigned tree, int root_node)
-{
-    int rc = usable(dev);
-    if (rc) return rc;
-    if (tree >= dev->caps.trees || root_node < 0 || root_node >= dev->nodes) return CANOPY_ERANGE;
-    struct coll_tree *t = &dev->trees[tree];
-    if ((rc = canopy_tree_read(dev, tree, &t->entry))) return rc;
-    t->attached = 0; /* until this entry says the node is in the tree */
-    if (!canopy_tree_get_valid(t->entry)) return CANOPY_ENOTREE;
-    t->attached = 1;
-    t->root = root_node;
-    t->expect = 0;
-    /* The device restarted this tree's counters when the entry was written; its next
-     * writes are 1 (broadcast counter) and status words counting results from 1. */
-    volatile uint64_t *area = dev->coll.vaddr;
-    area[tree] = 0;
-    for (unsigned r = 0; r < CANOPY_REDUCE_IDS; ++r) area[COLL_STATUS_WORD(tree, r)] = 0;
-    t->next_rid = 0;
-    t->rid_busy = 0;
-    t->own_expect = 0;
-    return CANOPY_OK;
-}
-
-static int tree_member(const struct coll_tree *t, unsigned group)
-{
-    return !canopy_tree_get_transit(t->entry) && ((canopy_tree_get_groups(t->entry) >> group) & 1u);
-}
-
-int canopy_bcast(canopy_dev *dev, const struct canopy_bcast_args *a, struct canopy_coll *done)
-{
-    int rc = usable(dev);
-    if (rc) return rc;
-    if (!a || !done || a->size == 0 || (a->flags & ~CANOPY_BCAST_SKIP_SRC) || a->group >= CANOPY_MAX_GROUPS)
-        return CANOPY_EINVAL;
-    if (a->tree >= dev->caps.trees || a->root < 0 || a->root >= dev->nodes) return CANOPY_ERANGE;
-    struct coll_tree *t = &dev->trees[a->tree];
-    if (!t->attached) return CANOPY_ENOTREE;
-    const uint64_t offset_limit = (uint64_t)1 << CANOPY_HDR_OFFSET_WIDTH;
-    if (a->offset >= offset_limit || a->size > offset_limit - a->offset) return CANOPY_ERANGE;
-    const int i_am_root = a->root == dev->node;
-    /* Every member counts every packet (the source too: with SKIP_SRC its copy is counted
-     * but not written), so completion at the source means "past the tree's root". */
-    const int receive = tree_member(t, a->group);
-    const int written = receive && !(i_am_root && (a->flags & CANOPY_BCAST_SKIP_SRC));
-    if (written && (!dev->win.vaddr || a->offset + a->size > dev->win.size)) return CANOPY_ERANGE;
-    if (i_am_root && !a->src) return CANOPY_EINVAL;
-    if (i_am_root && canopy_tree_get_transit(t->entry)) return CANOPY_EINVAL; /* a transit host never sends */
-
-    const size_t mp = dev->caps.max_payload;
-    const uint32_t npkts = (uint32_t)((a->size + mp - 1) / mp);
-    if (i_am_root) {
-        const uint8_t *p = a->src;
-        uint64_t flits[2 + CANOPY_PKT_MAX_PAYLOAD / 8];
-        for (size_t off = 0; off < a->size;) {
-            size_t chunk = a->size - off < mp ? a->size - off : mp;
-            memset(flits, 0, sizeof flits);
-            canopy_hdr_set_ptype(flits, CANOPY_PKT_BCAST_REQ);
-            canopy_hdr_set_flags(flits, (a->flags & CANOPY_BCAST_SKIP_SRC) ? CANOPY_FLAG_SKIP_SRC : 0);
-            canopy_hdr_set_dst(flits, packed_coords(dev, t->root)); /* to the tree's root */
-            canopy_hdr_set_src(flits, packed_coords(dev, dev->node));
-            canopy_hdr_set_len(flits, chunk);
-            canopy_hdr_set_tree(flits, a->tree);
-            canopy_hdr_set_offset(flits, a->offset + off);
-            canopy_hdr_set_group(flits, a->group);
-            memcpy(flits + 2, p + off, chunk);
-            if ((rc = inject_packet(dev, flits, 2 + (unsigned)((chunk + 7) / 8), CANOPY_VC_P2P_LO))) return rc;
-            off += chunk;
-        }
-        if ((rc = ring_doorbell(dev))) return rc;
-    }
-    memset(done, 0, sizeof *done);
-    done->tree = a->tree;
-    done->pending = receive;
-    if (receive) t->expect += npkts;
-    if (i_am_root && receive) t->own_expect = t->expect;
-    done->target = t->expect;
-    return CANOPY_OK;
-}
-
-static uint32_t coll_count(canopy_dev *dev, unsigned tree)
-{
-    return (uint32_t)((volatile uint64_t *)dev->coll.vaddr)[tree];
-}
-
-static volatile uint64_t *rid_status(canopy_dev *dev, unsigned tree, unsigned rid)
-{
-    return (volatile uint64_t *)dev->coll.vaddr + COLL_STATUS_WORD(tree, rid);
-}
-
-/* Has reduce id `rid` of `tree` produced a result since its status word read `before`?
- * Sets *failed if that result failed. Frees the id. */
-static int rid_done(canopy_dev *dev, unsigned tree, unsigned rid, uint32_t before, int *failed)
-{
-    uint64_t w = *rid_status(dev, tree, rid);
-    if ((uint32_t)w == before) return 0;
-    if (w >> 63) *failed = 1;
-    dev->trees[tree].rid_busy &= ~(1u << rid);
-    return 1;
-}
-
-int canopy_coll_test(canopy_dev *dev, struct canopy_coll *c)
-{
-    int rc = usable(dev);
-    if (rc) return rc;
-    if (!c || c->tree >= CANOPY_MAX_TREES || c->nrids < 0 || c->nrids > CANOPY_REDUCE_IDS) return CANOPY_EINVAL;
-    if (!c->pending) return c->failed ? CANOPY_EREDUCE : CANOPY_OK;
-    if (c->nrids) {
-        while (c->nrids) {
-            if (!rid_done(dev, c->tree, c->first_rid, c->rid_before[c->first_rid], &c->failed)) return CANOPY_EAGAIN;
-            c->first_rid = (c->first_rid + 1) % CANOPY_REDUCE_IDS;
-            --c->nrids;
-        }
-    } else if ((int32_t)(coll_count(dev, c->tree) - c->target) < 0) {
-        return CANOPY_EAGAIN;
-    }
-    c->pending = 0;
-    return c->failed ? CANOPY_EREDUCE : CANOPY_OK;
-}
-
-int canopy_coll_wait(canopy_dev *dev, struct canopy_coll *c, uint64_t timeout_ns)
-{
-    int rc;
-    while ((rc = canopy_coll_test(dev, c)) == CANOPY_EAGAIN) {
-        if (c->nrids) {
-            /* The id's status word changes once, when its result arrives. */
-            rc = dev->hal.ops->wait(&dev->hal, rid_status(dev, c->tree, c->first_rid), 0xffffffffull, CANOPY_CMP_NE,
-                                    c->rid_before[c->first_rid], timeout_ns);
-        } else {
-            /* The counter only grows, from below the target (32-bit: wraps after 4G packets). */
-            volatile uint64_t *w = (volatile uint64_t *)dev->coll.vaddr + c->tree;
-            rc = dev->hal.ops->wait(&dev->hal, w, 0xffffffffull, CANOPY_CMP_GE, c->target, timeout_ns);
-        }
-        if (rc) return rc;
-    }
-    return rc;
-}
-
-/* ------------------------------------------------------------------ reduces */
-static int reduce_common(canopy_dev *dev, const struct canopy_reduce_args *a, int all, struct canopy_coll *done)
-{
-    int rc = usable(dev);
-    if (rc) return rc;
-    if (!a || !done || a->group != 0 || a->op > CANOPY_OP_MAX || a->dtype > CANOPY_DT_U64 || (a->count && !a->src))
-        return CANOPY_EINVAL;
-    if (a->tree >= dev->caps.trees || (!all && (a->root < 0 || a->root >= dev->nodes))) return CANOPY_ERANGE;
-    struct coll_tree *t = &dev->trees[a->tree];
-    if (!t->attached) return CANOPY_ENOTREE;
-    if (!tree_member(t, a->group)) return CANOPY_EINVAL; /* a transit host takes no part */
-    const size_t esize = (a->dtype == CANOPY_DT_I32 || a->dtype == CANOPY_DT_U32) ? 4 : 8;
-    if (a->count > ((size_t)1 << 32) / esize) return CANOPY_ERANGE;
-    const size_t bytes = a->count * esize;
-    const uint64_t offset_limit = (uint64_t)1 << CANOPY_HDR_OFFSET_WIDTH;
-    if (a->dst_offset >= offset_limit || bytes > offset_limit - a->dst_offset) return CANOPY_ERANGE;
-    const int receive = all || a->root == dev->node;
-    if (receive && bytes && (!dev->win.vaddr || a->dst_offset + bytes > dev->win.size)) return CANOPY_ERANGE;
-
-    memset(done, 0, sizeof *done);
-    done->tree = a->tree;
-    done->pending = 1;
-    done->first_rid = t->next_rid;
-    const size_t mp = dev->caps.max_payload; /* a multiple of every element size */
-    const uint8_t *src = a->src;
-    size_t off = 0;
-    do {
-        const size_t chunk = bytes - off < mp ? bytes - off : mp;
-        const unsigned rid = t->next_rid;
-        if (t->rid_busy & (1u << rid)) {
-            /* All ids in flight: wait for this one (the oldest) to finish. It may be one
-             * of this call's own (a vector longer than 32 ids) or of an earlier call. */
-            uint32_t before = t->rid_before[rid];
-            rc = dev->hal.ops->wait(&dev->hal, rid_status(dev, a->tree, rid), 0xffffffffull, CANOPY_CMP_NE, before,
-                                    DEFAULT_TIMEOUT_NS);
-            if (rc) return rc;
-            int failed = 0;
-            rid_done(dev, a->tree, rid, before, &failed);
-            if (done->nrids && done->first_rid == rid) { /* one of ours: drop it from the handle */
-                done->failed |= failed;
-                done->first_rid = (rid + 1) % CANOPY_REDUCE_IDS;
-                --done->nrids;
-            }
-        }
-        uint64_t flits[2 + CANOPY_PKT_MAX_PAYLOAD / 8];
-        memset(flits, 0, sizeof flits);
-        canopy_hdr_set_ptype(flits, CANOPY_PKT_REDUCE);
-        canopy_hdr_set_dst(flits, all ? 0 : packed_coords(dev, a->root));
-        canopy_hdr_set_src(flits, packed_coords(dev, dev->node));
-        canopy_hdr_set_len(flits, chunk);
-        canopy_hdr_set_tree(flits, a->tree);
-        canopy_hdr_set_offset(flits, a->dst_offset + off);
-        canopy_hdr_set_rid(flits, rid);
-        canopy_hdr_set_op(flits, a->op);
-        canopy_hdr_set_dtype(flits, a->dtype);
-        canopy_hdr_set_group(flits, a->group);
-        canopy_hdr_set_rflags(flits, all ? CANOPY_RFLAG_ALL : 0);
-        if (chunk) memcpy(flits + 2, src + off, chunk);
-        t->rid_before[rid] = (uint32_t)*rid_status(dev, a->tree, rid);
-        done->rid_before[rid] = t->rid_before[rid];
-        t->rid_busy |= 1u << rid;
-        if ((rc = inject_packet(dev, flits, 2 + (unsigned)((chunk + 7) / 8), CANOPY_VC_COLL_UP))) return rc;
-        if (!done->nrids) done->first_rid = rid;
-        ++done->nrids;
-        t->next_rid = (rid + 1) % CANOPY_REDUCE_IDS;
-        off += chunk;
-    } while (off < bytes);
-    return ring_doorbell(dev);
-}
-
-int canopy_reduce(canopy_dev *dev, const struct canopy_reduce_args *a, struct canopy_coll *done)
-{
-    return reduce_common(dev, a, 0, done);
-}
-
-int canopy_allreduce(canopy_dev *dev, const struct canopy_reduce_args *a, struct canopy_coll *done)
-{
-    return reduce_common(dev, a, 1, done);
-}
-
-int canopy_barrier(canopy_dev *dev, unsigned tree, uint64_t timeout_ns)
-{
-    /* An empty allreduce: its result reaches a member only once every member has sent. */
-    const struct canopy_reduce_args a = {.tree = tree, .op = CANOPY_OP_SUM, .dtype = CANOPY_DT_U64};
-    struct canopy_coll c;
-    int rc = reduce_common(dev, &a, 1, &c);
-    return rc ? rc : canopy_coll_wait(dev, &c, timeout_ns);
-}
-
-int canopy_sync(canopy_dev *dev, unsigned tree, uint64_t timeout_ns)
-{
-    /* 002: the first barrier's result reaches a node after every broadcast sent down the
-     * tree before it; the second's cannot start before every node has left the first. */
-    int rc = usable(dev);
-    if (rc) return rc;
-    if (tree >= dev->caps.trees) return CANOPY_ERANGE;
-    struct coll_tree *t = &dev->trees[tree];
-    if (!t->attached) return CANOPY_ENOTREE;
-    /* Requests reach the root point to point, not with the barrier's contributions: wait
-     * until this node's own broadcasts have come back (then they are in the tree's down
-     * order ahead of anything the root sends later). */
-    struct canopy_coll own = {.tree = tree, .target = t->own_expect, .pending = 1};
-    if ((rc = canopy_coll_wait(dev, &own, timeout_ns))) return rc;
-    rc = canopy_barrier(dev, tree, timeout_ns);
-    return rc ? rc : canopy_barrier(dev, tree, timeout_ns);
-}

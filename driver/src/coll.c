@@ -1,0 +1,298 @@
+/* coll.c: libcanopy's collectives: the routing-table calls, broadcast, reduce,
+ * allreduce, barrier and sync over the collective subnet (docs/collectives.md).
+ *
+ * Completion is read from memory the device writes: a counter word per tree (broadcast
+ * packets and results received) and a status word per (tree, reduce id), both in the
+ * COLL_WB_BASE area that core.c allocates at open.
+ */
+#include <string.h>
+
+#include "canopy.h"
+#include "canopy_packet.h"
+#include "canopy_regs.h"
+#include "dev.h"
+
+int canopy_tree_write(canopy_dev *dev, unsigned tree, uint32_t entry)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (tree >= dev->caps.trees) return CANOPY_ERANGE;
+    uint64_t status;
+    if ((rc = csr_write(dev, CANOPY_REG_TREE_SEL, tree)) || (rc = csr_write(dev, CANOPY_REG_TREE_ENTRY, entry)) ||
+        (rc = csr_read(dev, CANOPY_REG_STATUS, &status))) /* non-posted: the write has been judged */
+        return rc;
+    return CANOPY_FIELD(status, STATUS, TREE_REFUSED) ? CANOPY_EREFUSED : CANOPY_OK;
+}
+
+int canopy_tree_read(canopy_dev *dev, unsigned tree, uint32_t *entry)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (!entry) return CANOPY_EINVAL;
+    if (tree >= dev->caps.trees) return CANOPY_ERANGE;
+    uint64_t v;
+    if ((rc = csr_write(dev, CANOPY_REG_TREE_SEL, tree)) || (rc = csr_read(dev, CANOPY_REG_TREE_READ, &v))) return rc;
+    *entry = (uint32_t)v;
+    return CANOPY_OK;
+}
+
+int canopy_tree_write_remote(canopy_dev *dev, int node, unsigned tree, uint32_t entry)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (node < 0 || node >= dev->nodes || tree >= dev->caps.trees) return CANOPY_ERANGE;
+    uint64_t hdr[2] = {0, 0};
+    canopy_hdr_set_ptype(hdr, CANOPY_PKT_CONFIG);
+    canopy_hdr_set_flags(hdr, CANOPY_FLAG_ACK_REQ);
+    canopy_hdr_set_dst(hdr, packed_coords(dev, node));
+    canopy_hdr_set_src(hdr, packed_coords(dev, dev->node));
+    canopy_hdr_set_tree(hdr, tree);
+    canopy_hdr_set_offset(hdr, entry);
+    if ((rc = canopy_dev_inject(dev, hdr, 2, CANOPY_VC_P2P_LO))) return rc;
+    ++dev->puts_issued; /* acknowledged like a put: canopy_quiet confirms it */
+    return canopy_dev_doorbell(dev);
+}
+
+int canopy_tree_attach(canopy_dev *dev, unsigned tree, int root_node)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (tree >= dev->caps.trees || root_node < 0 || root_node >= dev->nodes) return CANOPY_ERANGE;
+    struct coll_tree *t = &dev->trees[tree];
+    if ((rc = canopy_tree_read(dev, tree, &t->entry))) return rc;
+    t->attached = 0; /* until this entry says the node is in the tree */
+    if (!canopy_tree_get_valid(t->entry)) return CANOPY_ENOTREE;
+    t->attached = 1;
+    t->root = root_node;
+    t->expect = 0;
+    /* The device restarted this tree's counters when the entry was written; its next
+     * writes are 1 (broadcast counter) and status words counting results from 1. */
+    volatile uint64_t *area = dev->coll.vaddr;
+    area[tree] = 0;
+    for (unsigned r = 0; r < CANOPY_REDUCE_IDS; ++r) area[COLL_STATUS_WORD(tree, r)] = 0;
+    t->next_rid = 0;
+    t->rid_busy = 0;
+    t->own_expect = 0;
+    return CANOPY_OK;
+}
+
+static int tree_member(const struct coll_tree *t, unsigned group)
+{
+    return !canopy_tree_get_transit(t->entry) && ((canopy_tree_get_groups(t->entry) >> group) & 1u);
+}
+
+int canopy_bcast(canopy_dev *dev, const struct canopy_bcast_args *a, struct canopy_coll *done)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (!a || !done || a->size == 0 || (a->flags & ~CANOPY_BCAST_SKIP_SRC) || a->group >= CANOPY_MAX_GROUPS)
+        return CANOPY_EINVAL;
+    if (a->tree >= dev->caps.trees || a->root < 0 || a->root >= dev->nodes) return CANOPY_ERANGE;
+    struct coll_tree *t = &dev->trees[a->tree];
+    if (!t->attached) return CANOPY_ENOTREE;
+    const uint64_t offset_limit = (uint64_t)1 << CANOPY_HDR_OFFSET_WIDTH;
+    if (a->offset >= offset_limit || a->size > offset_limit - a->offset) return CANOPY_ERANGE;
+    const int i_am_root = a->root == dev->node;
+    /* Every member counts every packet (the source too: with SKIP_SRC its copy is counted
+     * but not written), so completion at the source means "past the tree's root". */
+    const int receive = tree_member(t, a->group);
+    const int written = receive && !(i_am_root && (a->flags & CANOPY_BCAST_SKIP_SRC));
+    if (written && (!dev->win.vaddr || a->offset + a->size > dev->win.size)) return CANOPY_ERANGE;
+    if (i_am_root && !a->src) return CANOPY_EINVAL;
+    if (i_am_root && canopy_tree_get_transit(t->entry)) return CANOPY_EINVAL; /* a transit host never sends */
+
+    const size_t mp = dev->caps.max_payload;
+    const uint32_t npkts = (uint32_t)((a->size + mp - 1) / mp);
+    if (i_am_root) {
+        const uint8_t *p = a->src;
+        uint64_t flits[2 + CANOPY_PKT_MAX_PAYLOAD / 8];
+        for (size_t off = 0; off < a->size;) {
+            size_t chunk = a->size - off < mp ? a->size - off : mp;
+            memset(flits, 0, sizeof flits);
+            canopy_hdr_set_ptype(flits, CANOPY_PKT_BCAST_REQ);
+            canopy_hdr_set_flags(flits, (a->flags & CANOPY_BCAST_SKIP_SRC) ? CANOPY_FLAG_SKIP_SRC : 0);
+            canopy_hdr_set_dst(flits, packed_coords(dev, t->root)); /* to the tree's root */
+            canopy_hdr_set_src(flits, packed_coords(dev, dev->node));
+            canopy_hdr_set_len(flits, chunk);
+            canopy_hdr_set_tree(flits, a->tree);
+            canopy_hdr_set_offset(flits, a->offset + off);
+            canopy_hdr_set_group(flits, a->group);
+            memcpy(flits + 2, p + off, chunk);
+            if ((rc = canopy_dev_inject(dev, flits, 2 + (unsigned)((chunk + 7) / 8), CANOPY_VC_P2P_LO))) return rc;
+            off += chunk;
+        }
+        if ((rc = canopy_dev_doorbell(dev))) return rc;
+    }
+    memset(done, 0, sizeof *done);
+    done->tree = a->tree;
+    done->pending = receive;
+    if (receive) t->expect += npkts;
+    if (i_am_root && receive) t->own_expect = t->expect;
+    done->target = t->expect;
+    return CANOPY_OK;
+}
+
+static uint32_t coll_count(canopy_dev *dev, unsigned tree)
+{
+    return (uint32_t)((volatile uint64_t *)dev->coll.vaddr)[tree];
+}
+
+static volatile uint64_t *rid_status(canopy_dev *dev, unsigned tree, unsigned rid)
+{
+    return (volatile uint64_t *)dev->coll.vaddr + COLL_STATUS_WORD(tree, rid);
+}
+
+/* Has reduce id `rid` of `tree` produced a result since its status word read `before`?
+ * Sets *failed if that result failed. Frees the id. */
+static int rid_done(canopy_dev *dev, unsigned tree, unsigned rid, uint32_t before, int *failed)
+{
+    uint64_t w = *rid_status(dev, tree, rid);
+    if ((uint32_t)w == before) return 0;
+    if (w >> 63) *failed = 1;
+    dev->trees[tree].rid_busy &= ~(1u << rid);
+    return 1;
+}
+
+int canopy_coll_test(canopy_dev *dev, struct canopy_coll *c)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (!c || c->tree >= CANOPY_MAX_TREES || c->nrids < 0 || c->nrids > CANOPY_REDUCE_IDS) return CANOPY_EINVAL;
+    if (!c->pending) return c->failed ? CANOPY_EREDUCE : CANOPY_OK;
+    if (c->nrids) {
+        while (c->nrids) {
+            if (!rid_done(dev, c->tree, c->first_rid, c->rid_before[c->first_rid], &c->failed)) return CANOPY_EAGAIN;
+            c->first_rid = (c->first_rid + 1) % CANOPY_REDUCE_IDS;
+            --c->nrids;
+        }
+    } else if ((int32_t)(coll_count(dev, c->tree) - c->target) < 0) {
+        return CANOPY_EAGAIN;
+    }
+    c->pending = 0;
+    return c->failed ? CANOPY_EREDUCE : CANOPY_OK;
+}
+
+int canopy_coll_wait(canopy_dev *dev, struct canopy_coll *c, uint64_t timeout_ns)
+{
+    int rc;
+    while ((rc = canopy_coll_test(dev, c)) == CANOPY_EAGAIN) {
+        if (c->nrids) {
+            /* The id's status word changes once, when its result arrives. */
+            rc = dev->hal.ops->wait(&dev->hal, rid_status(dev, c->tree, c->first_rid), 0xffffffffull, CANOPY_CMP_NE,
+                                    c->rid_before[c->first_rid], timeout_ns);
+        } else {
+            /* The counter only grows, from below the target (32-bit: wraps after 4G packets). */
+            volatile uint64_t *w = (volatile uint64_t *)dev->coll.vaddr + c->tree;
+            rc = dev->hal.ops->wait(&dev->hal, w, 0xffffffffull, CANOPY_CMP_GE, c->target, timeout_ns);
+        }
+        if (rc) return rc;
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------ reduces */
+static int reduce_common(canopy_dev *dev, const struct canopy_reduce_args *a, int all, struct canopy_coll *done)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (!a || !done || a->group != 0 || a->op > CANOPY_OP_MAX || a->dtype > CANOPY_DT_U64 || (a->count && !a->src))
+        return CANOPY_EINVAL;
+    if (a->tree >= dev->caps.trees || (!all && (a->root < 0 || a->root >= dev->nodes))) return CANOPY_ERANGE;
+    struct coll_tree *t = &dev->trees[a->tree];
+    if (!t->attached) return CANOPY_ENOTREE;
+    if (!tree_member(t, a->group)) return CANOPY_EINVAL; /* a transit host takes no part */
+    const size_t esize = (a->dtype == CANOPY_DT_I32 || a->dtype == CANOPY_DT_U32) ? 4 : 8;
+    if (a->count > ((size_t)1 << 32) / esize) return CANOPY_ERANGE;
+    const size_t bytes = a->count * esize;
+    const uint64_t offset_limit = (uint64_t)1 << CANOPY_HDR_OFFSET_WIDTH;
+    if (a->dst_offset >= offset_limit || bytes > offset_limit - a->dst_offset) return CANOPY_ERANGE;
+    const int receive = all || a->root == dev->node;
+    if (receive && bytes && (!dev->win.vaddr || a->dst_offset + bytes > dev->win.size)) return CANOPY_ERANGE;
+
+    memset(done, 0, sizeof *done);
+    done->tree = a->tree;
+    done->pending = 1;
+    done->first_rid = t->next_rid;
+    const size_t mp = dev->caps.max_payload; /* a multiple of every element size */
+    const uint8_t *src = a->src;
+    size_t off = 0;
+    do {
+        const size_t chunk = bytes - off < mp ? bytes - off : mp;
+        const unsigned rid = t->next_rid;
+        if (t->rid_busy & (1u << rid)) {
+            /* All ids in flight: wait for this one (the oldest) to finish. It may be one
+             * of this call's own (a vector longer than 32 ids) or of an earlier call. */
+            uint32_t before = t->rid_before[rid];
+            rc = dev->hal.ops->wait(&dev->hal, rid_status(dev, a->tree, rid), 0xffffffffull, CANOPY_CMP_NE, before,
+                                    DEFAULT_TIMEOUT_NS);
+            if (rc) return rc;
+            int failed = 0;
+            rid_done(dev, a->tree, rid, before, &failed);
+            if (done->nrids && done->first_rid == rid) { /* one of ours: drop it from the handle */
+                done->failed |= failed;
+                done->first_rid = (rid + 1) % CANOPY_REDUCE_IDS;
+                --done->nrids;
+            }
+        }
+        uint64_t flits[2 + CANOPY_PKT_MAX_PAYLOAD / 8];
+        memset(flits, 0, sizeof flits);
+        canopy_hdr_set_ptype(flits, CANOPY_PKT_REDUCE);
+        canopy_hdr_set_dst(flits, all ? 0 : packed_coords(dev, a->root));
+        canopy_hdr_set_src(flits, packed_coords(dev, dev->node));
+        canopy_hdr_set_len(flits, chunk);
+        canopy_hdr_set_tree(flits, a->tree);
+        canopy_hdr_set_offset(flits, a->dst_offset + off);
+        canopy_hdr_set_rid(flits, rid);
+        canopy_hdr_set_op(flits, a->op);
+        canopy_hdr_set_dtype(flits, a->dtype);
+        canopy_hdr_set_group(flits, a->group);
+        canopy_hdr_set_rflags(flits, all ? CANOPY_RFLAG_ALL : 0);
+        if (chunk) memcpy(flits + 2, src + off, chunk);
+        t->rid_before[rid] = (uint32_t)*rid_status(dev, a->tree, rid);
+        done->rid_before[rid] = t->rid_before[rid];
+        t->rid_busy |= 1u << rid;
+        if ((rc = canopy_dev_inject(dev, flits, 2 + (unsigned)((chunk + 7) / 8), CANOPY_VC_COLL_UP))) return rc;
+        if (!done->nrids) done->first_rid = rid;
+        ++done->nrids;
+        t->next_rid = (rid + 1) % CANOPY_REDUCE_IDS;
+        off += chunk;
+    } while (off < bytes);
+    return canopy_dev_doorbell(dev);
+}
+
+int canopy_reduce(canopy_dev *dev, const struct canopy_reduce_args *a, struct canopy_coll *done)
+{
+    return reduce_common(dev, a, 0, done);
+}
+
+int canopy_allreduce(canopy_dev *dev, const struct canopy_reduce_args *a, struct canopy_coll *done)
+{
+    return reduce_common(dev, a, 1, done);
+}
+
+int canopy_barrier(canopy_dev *dev, unsigned tree, uint64_t timeout_ns)
+{
+    /* An empty allreduce: its result reaches a member only once every member has sent. */
+    const struct canopy_reduce_args a = {.tree = tree, .op = CANOPY_OP_SUM, .dtype = CANOPY_DT_U64};
+    struct canopy_coll c;
+    int rc = reduce_common(dev, &a, 1, &c);
+    return rc ? rc : canopy_coll_wait(dev, &c, timeout_ns);
+}
+
+int canopy_sync(canopy_dev *dev, unsigned tree, uint64_t timeout_ns)
+{
+    /* 002: the first barrier's result reaches a node after every broadcast sent down the
+     * tree before it; the second's cannot start before every node has left the first. */
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (tree >= dev->caps.trees) return CANOPY_ERANGE;
+    struct coll_tree *t = &dev->trees[tree];
+    if (!t->attached) return CANOPY_ENOTREE;
+    /* Requests reach the root point to point, not with the barrier's contributions: wait
+     * until this node's own broadcasts have come back (then they are in the tree's down
+     * order ahead of anything the root sends later). */
+    struct canopy_coll own = {.tree = tree, .target = t->own_expect, .pending = 1};
+    if ((rc = canopy_coll_wait(dev, &own, timeout_ns))) return rc;
+    rc = canopy_barrier(dev, tree, timeout_ns);
+    return rc ? rc : canopy_barrier(dev, tree, timeout_ns);
+}

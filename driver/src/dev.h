@@ -1,0 +1,100 @@
+/* dev.h: libcanopy's internal view of an open device, shared by its source files
+ * (core.c: open, window, injection, puts, events; coll.c: trees and collectives).
+ * Not installed: programs see canopy_dev only as an opaque handle.
+ */
+#ifndef CANOPY_DEV_H
+#define CANOPY_DEV_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "canopy.h"
+#include "canopy_packet.h"
+#include "canopy_regs.h"
+#include "hal.h"
+
+enum {
+    EJ_ENTRIES = 256,        /* ejection ring entries (power of two) */
+    EJ_ENTRY_BYTES = 32,
+    WB_BYTES = 64,
+    DOORBELL_BATCH = 8,      /* packets written before one doorbell */
+    MAX_FLITS = 255,         /* descriptor limit */
+};
+/* Writeback block words (docs/host-interface.md). WB_PUTS packs the acknowledged count
+ * (bits 39..0) with the refused count (bits 63..40) so one read sees both consistently. */
+enum { WB_INJ_HEAD = 0, WB_PUTS = 1, WB_PUTS_FAILED = 2, WB_RX_PUTS = 3, WB_EJ_WRITTEN = 4 };
+#define WB_ACKED_MASK ((UINT64_C(1) << 40) - 1)
+#define WB_FAILED_SHIFT 40
+#define WB_FAILED_MASK ((UINT64_C(1) << 24) - 1)
+/* Ejection ring entry words and statuses. */
+enum { EJ_HDR0 = 0, EJ_HDR1 = 1, EJ_INFO = 2, EJ_SEQ = 3 };
+#define DEFAULT_TIMEOUT_NS (10ull * 1000 * 1000 * 1000)
+/* The collective completion area (COLL_WB_BASE): a counter word per tree, then a status
+ * word per (tree, reduce id): {failed: bit 63, results of the tree: bits 31..0}. */
+enum { CANOPY_REDUCE_IDS = 32 };
+#define COLL_STATUS_WORD(tree, rid) (CANOPY_MAX_TREES + (tree) * CANOPY_REDUCE_IDS + (rid))
+#define COLL_AREA_BYTES ((CANOPY_MAX_TREES + CANOPY_MAX_TREES * CANOPY_REDUCE_IDS) * 8)
+
+struct canopy_dev {
+    struct canopy_hal hal;
+    struct canopy_caps caps;
+    unsigned ndims, sizes[CANOPY_MAX_DIMS], my_coords[CANOPY_MAX_DIMS];
+    int node, nodes;
+    struct canopy_dma_region wb, ej, win;
+    /* Injection ring, in 64-bit words, free-running counts. */
+    uint32_t inj_words, inj_tail, inj_head_seen, unrung;
+    /* Puts. */
+    uint64_t puts_issued, failed_seen;
+    /* Ejection ring consumer. */
+    uint64_t ej_head;
+    /* Collectives: per-tree completion counters (written by the device) and what this
+     * node knows of each tree it attached. */
+    struct canopy_dma_region coll;
+    struct coll_tree {
+        int attached, root;
+        uint32_t entry;
+        uint32_t expect;   /* broadcast packets this node will have received */
+        uint32_t own_expect; /* ... once its own last broadcast has come back */
+        unsigned next_rid; /* reduce ids are used round robin */
+        uint32_t rid_busy; /* ids with a reduce in flight (bit per id) */
+        uint32_t rid_before[CANOPY_REDUCE_IDS]; /* an id's status word when it was issued */
+    } trees[CANOPY_MAX_TREES];
+};
+
+/* A NULL handle is what canopy_close leaves behind. */
+static inline int usable(canopy_dev *dev) { return dev ? CANOPY_OK : CANOPY_ECLOSED; }
+
+static inline int csr_read(canopy_dev *dev, uint32_t off, uint64_t *v)
+{
+    return dev->hal.ops->mmio_read64(&dev->hal, off, v);
+}
+
+static inline int csr_write(canopy_dev *dev, uint32_t off, uint64_t v)
+{
+    return dev->hal.ops->mmio_write(&dev->hal, off, &v, sizeof v);
+}
+
+static inline volatile uint64_t *wb_word(canopy_dev *dev, unsigned i)
+{
+    return (volatile uint64_t *)dev->wb.vaddr + i;
+}
+
+static inline uint64_t packed_coords(const canopy_dev *dev, int node)
+{
+    uint64_t v = 0;
+    unsigned rest = (unsigned)node;
+    for (unsigned d = 0; d < CANOPY_MAX_DIMS; ++d) {
+        unsigned k = d < dev->ndims ? dev->sizes[d] : 1;
+        v |= (uint64_t)(rest % k) << (CANOPY_COORD_BITS * d);
+        rest /= k;
+    }
+    return v;
+}
+
+/* Ring the INJ_TAIL doorbell for packets written but not yet announced (core.c). */
+int canopy_dev_doorbell(canopy_dev *dev);
+/* Write one packet of nflits flits into the injection ring for local-port VC vc; the
+ * doorbell is batched (core.c). */
+int canopy_dev_inject(canopy_dev *dev, const uint64_t *flits, unsigned nflits, unsigned vc);
+
+#endif /* CANOPY_DEV_H */
