@@ -74,11 +74,12 @@ def declare():
         t.append(Test(f"driver-{torus}-adversarial", f"{run} build/tests/driver/adversarial", build))
         t.append(Test(f"driver-{torus}-misuse", f"{run} build/tests/driver/misuse", build))
         t.append(Test(f"driver-{torus}-rings", f"{run} build/tests/driver/rings", build))
-    # Hardware broadcast from every root (fabric manager trees, both programming modes).
-    for torus, args in (("3x3", ""), ("2x2x2", ""), ("4x4", " --sizes 1,257,4096 --big 65536")):
+    # Hardware broadcast from every root, 1 B to 256 KiB (fabric manager trees, both
+    # programming modes), on 2D and 3D tori up to 27 nodes.
+    for torus in ("3x3", "2x2x2", "4x4", "3x3x3"):
         nodes = math.prod(int(k) for k in torus.split("x"))
         t.append(Test(f"driver-{torus}-bcast",
-                      f"sim/canopy-run -n {nodes} --torus {torus} build/tests/driver/bcast{args}",
+                      f"sim/canopy-run -n {nodes} --torus {torus} build/tests/driver/bcast",
                       drv + [cosim_make(torus)], timeout=900))
     # Table rules, wrong-direction packets, subgroups, transit nodes, a host that stops draining.
     for torus in ("3x3", "2x2x2"):
