@@ -258,7 +258,7 @@ def reduce_docs(recs):
     for torus in tori_order(recs):
         rs = [r for r in recs if r["topology"] == torus]
         nodes = rs[0]["nodes"]
-        L += ["", f"### Reduce, allreduce and barrier through libcanopy (`make bench`, co-simulation, {torus}, "
+        L += ([] if L and L[-1] == "" else [""]) + [f"### Reduce, allreduce and barrier through libcanopy (`make bench`, co-simulation, {torus}, "
               f"{nodes} nodes, root {rs[0]['root']}, int64 sum)", "",
               "From a barrier (the earliest node leaving it) to the moment the last node that matters is done "
               "(reduce: the root holds the result; allreduce: every node does; barrier: every node left it), in "
