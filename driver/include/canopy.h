@@ -228,6 +228,15 @@ int canopy_sync(canopy_dev *dev, unsigned tree, uint64_t timeout_ns);
 int canopy_coll_test(canopy_dev *dev, struct canopy_coll *c);
 int canopy_coll_wait(canopy_dev *dev, struct canopy_coll *c, uint64_t timeout_ns);
 
+/* ------------------------------------------------------------------ window alias
+ * (window_alias.c) Map the window bytes [win_offset, win_offset + len) over the program's
+ * memory at addr (all page aligned), after copying addr's current contents into them:
+ * remote puts to those window offsets then land in the program's variables there (the
+ * SHMEM layer aliases .data/.bss this way). CANOPY_ENODEV on a backend that cannot (pci);
+ * errmsg (optional) receives a sentence. */
+int canopy_window_alias(canopy_dev *dev, void *addr, size_t len, uint64_t win_offset, char *errmsg,
+                        size_t errmsg_len);
+
 #ifdef __cplusplus
 }
 #endif

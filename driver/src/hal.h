@@ -16,6 +16,11 @@
  *     device time passes (CANOPY_ETIMEDOUT). addr is inside a dma_alloc'd region.
  *   - now_ns / cycles: device time (see canopy_time_ns).
  *   - node / nodes: where this process runs (sim: given by the launcher; pci: from TOPO).
+ *   - map_alias: map the bytes [off, off + len) of the dma_alloc'd region r a second time,
+ *     at the fixed address addr (MAP_FIXED | MAP_SHARED over whatever was there), so that
+ *     the device's writes into r are seen at addr and stores at addr reach r. addr, off
+ *     and len are page aligned. A backend that cannot (pci: hugepage DMA memory cannot be
+ *     mapped over program pages) returns CANOPY_ENODEV and changes nothing.
  */
 #ifndef CANOPY_HAL_H
 #define CANOPY_HAL_H
@@ -42,6 +47,8 @@ struct canopy_hal_ops {
                 uint64_t value, uint64_t timeout_ns);
     uint64_t (*now_ns)(struct canopy_hal *h);
     uint64_t (*cycles)(struct canopy_hal *h);
+    int (*map_alias)(struct canopy_hal *h, const struct canopy_dma_region *r, uint64_t off, void *addr,
+                     size_t len);
     void (*close)(struct canopy_hal *h);
 };
 

@@ -498,6 +498,16 @@ static void pci_close(struct canopy_hal *h)
     h->priv = NULL;
 }
 
+/* DMA memory here is hugepages with pinned bus addresses; mapping it over ordinary program
+ * pages would need the program's data to live in hugepages. Not supported: the SHMEM layer
+ * then keeps symmetric objects on its heap only. */
+static int pci_map_alias(struct canopy_hal *h, const struct canopy_dma_region *r, uint64_t off, void *addr,
+                         size_t len)
+{
+    (void)h, (void)r, (void)off, (void)addr, (void)len;
+    return CANOPY_ENODEV;
+}
+
 static const struct canopy_hal_ops canopy_hal_pci_ops = {
     .name = "pci",
     .mmio_write = pci_mmio_write,
@@ -506,6 +516,7 @@ static const struct canopy_hal_ops canopy_hal_pci_ops = {
     .wait = pci_wait,
     .now_ns = pci_now_ns,
     .cycles = pci_cycles,
+    .map_alias = pci_map_alias,
     .close = pci_close,
 };
 

@@ -95,6 +95,28 @@ static int sim_wait(struct canopy_hal *h, const volatile uint64_t *addr, uint64_
 static uint64_t sim_now_ns(struct canopy_hal *h) { return priv_of(h)->pe->now_ns; }
 static uint64_t sim_cycles(struct canopy_hal *h) { return priv_of(h)->pe->now_cycles; }
 
+/* The window is part of this PE's arena in the co-simulation's shared-memory object, so a
+ * second MAP_SHARED mapping of the same object range at addr is the same memory: the
+ * simulated device's DMA writes are visible at both addresses. */
+static int sim_map_alias(struct canopy_hal *h, const struct canopy_dma_region *r, uint64_t off, void *addr,
+                         size_t len)
+{
+    struct sim_priv *p = priv_of(h);
+    const uint8_t *v = r->vaddr;
+    const long page = sysconf(_SC_PAGESIZE);
+    const uint64_t arena_off = (uint64_t)(v - p->arena) + off;
+    const uint64_t file_off = (uint64_t)((const uint8_t *)p->arena - (const uint8_t *)p->shm) + arena_off;
+    if (page <= 0 || len == 0 || off + len > r->size || file_off % (uint64_t)page || len % (size_t)page ||
+        (uintptr_t)addr % (uintptr_t)page)
+        return CANOPY_EINVAL;
+    const char *name = getenv("CANOPY_COSIM");
+    int fd = name ? shm_open(name, O_RDWR, 0) : -1;
+    if (fd < 0) return CANOPY_ENODEV;
+    void *m = mmap(addr, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, (off_t)file_off);
+    close(fd);
+    return m == addr ? CANOPY_OK : CANOPY_ENOMEM;
+}
+
 /* Detach: this PE makes no more requests; the simulator stops scheduling it. */
 static void sim_close(struct canopy_hal *h)
 {
@@ -115,6 +137,7 @@ static const struct canopy_hal_ops sim_ops = {
     .wait = sim_wait,
     .now_ns = sim_now_ns,
     .cycles = sim_cycles,
+    .map_alias = sim_map_alias,
     .close = sim_close,
 };
 
