@@ -10,6 +10,7 @@ RTL_SRCS      := $(shell cat rtl/files.f)
 include sim/sim.mk
 include fw/fw.mk
 include driver/driver.mk
+include shmem/shmem.mk
 -include synth/synth.mk
 -include tests/unit/unit.mk
 -include tests/driver-pci/pci.mk

@@ -1,0 +1,279 @@
+/* coll_hw.c: collectives in the routers, and the trees they run on.
+ *
+ * Trees. Tree 0 spans all PEs; shmem_init programs it (canopy_fm_setup, every node its
+ * own CSR) and every PE attaches it. A team gets its own tree when it is created, an
+ * active set at its first collective (then cached for the program's life): the
+ * dimension-ordered tree pruned to the group's PEs (canopy_fm_build with a member mask,
+ * so the tree's member set is exactly the group, which hardware reduce needs), programmed
+ * by the group's first PE with CONFIG packets (they reach any router, transit ones too),
+ * then a message tells every member to attach.
+ *
+ * Tree ids without a global atomic. A router holds one entry per id, so an id may be used
+ * by two trees only if they share no router. Each PE records the ids of the live trees it
+ * is a member of (member_ids) and, conservatively, of the trees its router carries as a
+ * transit node (transit_ids). A new tree takes the lowest id that nobody concerned uses,
+ * found by an OR of those masks over the PEs taking part in the creation:
+ *  - a team split from the world team (or a world-sized parent): every PE takes part, and
+ *    every live tree has a member somewhere, so the OR of member_ids is exactly the ids in
+ *    use anywhere; transit_ids is trimmed to it (stale transit marks of destroyed teams go);
+ *  - a team split from a smaller team, or an active set: only those PEs take part, so the
+ *    tree may only use their routers: a root is chosen (first member first) for which the
+ *    pruned tree needs no router outside the parent team (for an active set: no transit
+ *    node at all); otherwise the group runs its collectives in software.
+ * When no id is free, or no such tree exists, the group's collectives run in software and
+ * its first PE says so once on stderr.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shmem_internal.h"
+
+static int popcount32(uint32_t v)
+{
+    int n = 0;
+    for (; v; v &= v - 1) ++n;
+    return n;
+}
+
+static int center_node(void)
+{
+    int node = 0;
+    for (int d = (int)shmi.torus.ndims - 1; d >= 0; --d)
+        node = node * (int)shmi.torus.size[d] + (int)(shmi.torus.size[d] / 2);
+    return node;
+}
+
+void shmi_hw_init(void)
+{
+    struct canopy_caps caps;
+    shmi_check("shmem_init", "canopy_caps", canopy_caps(shmi.dev, &caps));
+    shmi.ntrees = caps.trees < SHMI_MAX_TREES ? caps.trees : SHMI_MAX_TREES;
+    shmi_check("shmem_init", "reading the torus", canopy_fm_torus_of(shmi.dev, &shmi.torus));
+    shmi.world.g.tree = -1;
+    if (!shmi.hw || shmi.npes < 2 || shmi.ntrees < 1) return;
+    const int root = center_node();
+    char err[512] = "";
+    int rc = canopy_fm_setup(shmi.dev, SHMI_WORLD_TREE, root, NULL, CANOPY_FM_VIA_CSR, err, sizeof err);
+    if (rc) shmi_fatal("shmem_init", "programming the world tree: %s", err);
+    /* Every router holds its entry and every PE has attached before the first use. */
+    shmi_sw_barrier(&shmi.world.g);
+    shmi.world.g.tree = SHMI_WORLD_TREE;
+    shmi.world.g.tree_root = root;
+    shmi.member_ids |= 1u << SHMI_WORLD_TREE;
+}
+
+/* Build g's tree into entries: first member as root unless the tree then needs routers
+ * outside `allowed` (NULL: any router may be used); then the other members in turn.
+ * Returns the root, or -1 if no root gives such a tree. */
+static int build_tree(const struct shmi_group *g, const struct shmi_group *allowed, uint32_t *entries)
+{
+    uint8_t *mask = calloc((size_t)shmi.npes, 1);
+    if (!mask) shmi_fatal("shmem team", "out of memory");
+    for (int i = 0; i < g->size; ++i) mask[shmi_group_pe(g, i)] = 1;
+    int found = -1;
+    for (int r = 0; r < g->size && found < 0; ++r) {
+        const int root = shmi_group_pe(g, r);
+        char err[256];
+        if (canopy_fm_build(&shmi.torus, root, mask, entries, err, sizeof err) != CANOPY_OK) continue;
+        int ok = 1;
+        for (int n = 0; allowed && n < shmi.npes && ok; ++n)
+            if (canopy_tree_get_valid(entries[n]) && shmi_group_index(allowed, n) < 0) ok = 0;
+        if (ok) found = root;
+        if (!allowed) break;
+    }
+    free(mask);
+    return found;
+}
+
+/* Make this PE's router hold `want` for tree `id` (the CONFIG packet has been
+ * acknowledged, so it normally does at once), then attach. */
+static int attach(int id, int root, uint32_t want)
+{
+    uint32_t have = 0;
+    for (int i = 0; i < 1000; ++i) {
+        int rc = canopy_tree_read(shmi.dev, (unsigned)id, &have);
+        if (rc) return rc;
+        if (have == want) return canopy_tree_attach(shmi.dev, (unsigned)id, root);
+    }
+    return CANOPY_ETIMEDOUT;
+}
+
+void shmi_hw_make_trees(const struct shmi_group *over, struct shmi_group **gs, int n, const char *why)
+{
+    for (int i = 0; i < n; ++i) gs[i]->tree = -1;
+    if (!shmi.hw || shmi.world.g.tree < 0) return;
+    const int over_world = over->size == shmi.npes;
+    uint32_t taken;
+    if (over_world) {
+        taken = shmi_sw_or32(over, shmi.member_ids);
+        shmi.transit_ids &= taken;
+    } else {
+        taken = shmi_sw_or32(over, shmi.member_ids | shmi.transit_ids);
+    }
+    taken |= 1u << SHMI_WORLD_TREE;
+    uint32_t **entries = calloc((size_t)n, sizeof *entries);
+    if (!entries) shmi_fatal("shmem team", "out of memory");
+    for (int i = 0; i < n; ++i) {
+        struct shmi_group *g = gs[i];
+        if (g->size < 2) continue; /* nothing to combine: done locally */
+        entries[i] = calloc((size_t)shmi.npes, sizeof **entries);
+        if (!entries[i]) shmi_fatal("shmem team", "out of memory");
+        const int root = build_tree(g, over_world ? NULL : over, entries[i]);
+        if (root < 0) {
+            if (g->me == 0)
+                fprintf(stderr, "canopy-shmem: %s of %d PEs (start %d, stride %d): every tree for it needs routers "
+                                "of PEs outside %s, its collectives run in software\n",
+                        why, g->size, g->start, g->stride, over == g ? "it" : "its parent team");
+            continue;
+        }
+        int id = -1;
+        for (unsigned j = 1; j < shmi.ntrees && id < 0; ++j)
+            if (!(taken & (1u << j))) id = (int)j;
+        if (id < 0) {
+            if (g->me == 0)
+                fprintf(stderr, "canopy-shmem: %s of %d PEs (start %d, stride %d): no free tree (%d in use), its "
+                                "collectives run in software\n",
+                        why, g->size, g->start, g->stride, popcount32(taken));
+            continue;
+        }
+        taken |= 1u << id;
+        g->tree = id;
+        g->tree_root = root;
+        if (g->me >= 0) shmi.member_ids |= 1u << id;
+        else if (canopy_tree_get_valid(entries[i][shmi.me])) shmi.transit_ids |= 1u << id;
+    }
+    /* Program and attach the trees of the groups this PE belongs to. */
+    for (int i = 0; i < n; ++i) {
+        struct shmi_group *g = gs[i];
+        if (g->tree < 0 || g->me < 0) continue;
+        int32_t status = CANOPY_OK;
+        if (g->me == 0) {
+            for (int node = 0; node < shmi.npes && status == CANOPY_OK; ++node)
+                if (canopy_tree_get_valid(entries[i][node]))
+                    status = canopy_tree_write_remote(shmi.dev, node, (unsigned)g->tree, entries[i][node]);
+            if (status == CANOPY_OK) status = canopy_quiet(shmi.dev, SHMI_TIMEOUT_NS);
+            for (int m = 1; m < g->size; ++m) shmi_send(shmi_group_pe(g, m), SHMI_TAG_TREE, &status, sizeof status);
+        } else {
+            shmi_recv(shmi_group_pe(g, 0), SHMI_TAG_TREE, &status, sizeof status);
+        }
+        int local = status == CANOPY_OK ? attach(g->tree, g->tree_root, entries[i][shmi.me]) : status;
+        /* The OR also makes sure every member has attached before anyone uses the tree. */
+        if (shmi_sw_or32(g, local != CANOPY_OK)) {
+            if (g->me == 0)
+                fprintf(stderr, "canopy-shmem: %s of %d PEs (start %d, stride %d): programming tree %d failed (%s), "
+                                "its collectives run in software\n",
+                        why, g->size, g->start, g->stride, g->tree, canopy_strerror(status ? status : local));
+            shmi.member_ids &= ~(1u << g->tree);
+            g->tree = -1;
+        }
+    }
+    for (int i = 0; i < n; ++i) free(entries[i]);
+    free(entries);
+}
+
+void shmi_hw_release(struct shmi_group *g)
+{
+    if (g->tree > 0) shmi.member_ids &= ~(1u << g->tree);
+    g->tree = -1;
+}
+
+int shmi_hw_barrier(const struct shmi_group *g)
+{
+    if (g->tree < 0) return 0;
+    shmi_check("shmem barrier", "canopy_barrier", canopy_barrier(shmi.dev, (unsigned)g->tree, SHMI_TIMEOUT_NS));
+    return 1;
+}
+
+int shmi_hw_bcast(const struct shmi_group *g, uint64_t dst_off, const void *src, size_t len, int root_idx,
+                  int write_root)
+{
+    if (g->tree < 0 || len == 0) return 0;
+    const struct canopy_bcast_args a = {
+        .tree = (unsigned)g->tree, .group = 0, .root = shmi_group_pe(g, root_idx), .offset = dst_off,
+        .size = len, .src = src, .flags = write_root ? 0u : CANOPY_BCAST_SKIP_SRC,
+    };
+    struct canopy_coll done;
+    shmi_check("shmem broadcast", "canopy_bcast", canopy_bcast(shmi.dev, &a, &done));
+    shmi_check("shmem broadcast", "waiting for the broadcast", canopy_coll_wait(shmi.dev, &done, SHMI_TIMEOUT_NS));
+    return 1;
+}
+
+static void reduce_wait(struct canopy_coll *c)
+{
+    int rc = canopy_coll_wait(shmi.dev, c, SHMI_TIMEOUT_NS);
+    if (rc == CANOPY_EREDUCE)
+        shmi_fatal("shmem reduction", "the routers found contributions that disagree (did every PE pass the same "
+                                      "count and type?)");
+    shmi_check("shmem reduction", "waiting for the reduce", rc);
+}
+
+/* Widen 8/16-bit elements to 32 bits (sign- or zero-extended): sums wrap modulo 2^32,
+ * so truncating back gives the sum modulo 2^8/2^16, as the narrow type's sum; min and max
+ * of the widened values are those of the originals. */
+static void widen(int32_t *out, const void *in, size_t n, enum shmi_class c)
+{
+    for (size_t i = 0; i < n; ++i) {
+        switch (c) {
+        case C_I8: out[i] = ((const int8_t *)in)[i]; break;
+        case C_I16: out[i] = ((const int16_t *)in)[i]; break;
+        case C_U8: out[i] = ((const uint8_t *)in)[i]; break;
+        default: out[i] = ((const uint16_t *)in)[i]; break;
+        }
+    }
+}
+
+static void narrow(void *out, const int32_t *in, size_t n, size_t size)
+{
+    for (size_t i = 0; i < n; ++i) {
+        if (size == 1) ((uint8_t *)out)[i] = (uint8_t)(uint32_t)in[i];
+        else ((uint16_t *)out)[i] = (uint16_t)(uint32_t)in[i];
+    }
+}
+
+int shmi_hw_allreduce(const struct shmi_group *g, uint64_t dst_off, const void *src, size_t count,
+                      struct shmi_dtype t, enum shmi_op op)
+{
+    if (g->tree < 0 || count == 0) return 0;
+    unsigned cop;
+    switch (op) {
+    case OP_SUM: cop = CANOPY_OP_SUM; break;
+    case OP_MIN: cop = CANOPY_OP_MIN; break;
+    case OP_MAX: cop = CANOPY_OP_MAX; break;
+    default: return 0; /* prod, and, or, xor: not in the reduce engines */
+    }
+    int dt = -1, wide = 0;
+    switch (t.cls) {
+    case C_I32: dt = CANOPY_DT_I32; break;
+    case C_U32: dt = CANOPY_DT_U32; break;
+    case C_I64: dt = CANOPY_DT_I64; break;
+    case C_U64: dt = CANOPY_DT_U64; break;
+    case C_I8: case C_I16: case C_U8: case C_U16: dt = CANOPY_DT_I32, wide = 1; break;
+    default: return 0; /* floating point and complex: software */
+    }
+    struct canopy_reduce_args a = {.tree = (unsigned)g->tree, .group = 0, .root = 0, .op = cop, .dtype = (unsigned)dt};
+    struct canopy_coll c;
+    if (!wide) {
+        a.count = count;
+        a.src = src;
+        a.dst_offset = dst_off;
+        shmi_check("shmem reduction", "canopy_allreduce", canopy_allreduce(shmi.dev, &a, &c));
+        reduce_wait(&c);
+        return 1;
+    }
+    const size_t per = SHMI_RED_BYTES / sizeof(int32_t);
+    int32_t *tmp = malloc(per * sizeof *tmp);
+    if (!tmp) shmi_fatal("shmem reduction", "out of memory");
+    for (size_t first = 0; first < count; first += per) {
+        const size_t n = count - first < per ? count - first : per;
+        widen(tmp, (const uint8_t *)src + first * t.size, n, t.cls);
+        a.count = n;
+        a.src = tmp;
+        a.dst_offset = shmi.red_off;
+        shmi_check("shmem reduction", "canopy_allreduce", canopy_allreduce(shmi.dev, &a, &c));
+        reduce_wait(&c);
+        narrow((uint8_t *)shmi_local(dst_off) + first * t.size, shmi_local(shmi.red_off), n, t.size);
+    }
+    free(tmp);
+    return 1;
+}

@@ -1,0 +1,208 @@
+/* p2p.c: point-to-point RMA (OpenSHMEM 1.5 "Remote Memory Access Routines"): typed and
+ * untyped put/get, p/g, put/get<bits>, strided iput/iget, their _nbi forms, and
+ * shmem_quiet / shmem_fence.
+ *
+ * Puts are libcanopy puts into the target's window at the object's symmetric offset;
+ * they return once the data is in the device (the source may be reused), and complete at
+ * shmem_quiet (acknowledged by the target). Gets are canopy_get, a read served by the
+ * target's hardware into this node's window, complete at canopy_quiet; a get into memory
+ * outside the window goes through the bounce area and a copy. A PE's own memory is
+ * copied directly.
+ */
+#include <string.h>
+
+#include "shmem_internal.h"
+
+/* canopy_get is being added to libcanopy separately; bind to it weakly so this library
+ * links either way and a get without it stops with a clear message. */
+int canopy_get(canopy_dev *dev, int node, uint64_t remote_offset, uint64_t local_offset, size_t len);
+#pragma weak canopy_get
+
+static void do_put(const char *call, void *dest, const void *src, size_t len, int pe)
+{
+    shmi_check_pe(call, pe);
+    if (!len) return;
+    uint64_t off = shmi_sym(call, dest, len);
+    if (pe == shmi.me) {
+        memmove(dest, src, len);
+        return;
+    }
+    shmi_check(call, "canopy_put", canopy_put(shmi.dev, pe, off, src, len, 0));
+}
+
+static void get_into_window(const char *call, uint64_t local_off, uint64_t remote_off, size_t len, int pe)
+{
+    if (!canopy_get)
+        shmi_fatal(call, "one-sided get is not available: this libcanopy has no canopy_get");
+    shmi_check(call, "canopy_get", canopy_get(shmi.dev, pe, remote_off, local_off, len));
+}
+
+static void quiet(const char *call)
+{
+    int rc = canopy_quiet(shmi.dev, SHMI_TIMEOUT_NS);
+    if (rc == CANOPY_EREFUSED) shmi_fatal(call, "a target PE refused a put or get (outside its window)");
+    shmi_check(call, "canopy_quiet", rc);
+}
+
+/* Blocking unless nbi: then a get into symmetric memory completes at shmem_quiet. */
+static void do_get(const char *call, void *dest, const void *src, size_t len, int pe, int nbi)
+{
+    shmi_check_pe(call, pe);
+    if (!len) return;
+    uint64_t roff = shmi_sym(call, src, len);
+    if (pe == shmi.me) {
+        memmove(dest, src, len);
+        return;
+    }
+    int64_t loff = shmi_offset(dest, len);
+    if (loff >= 0) {
+        get_into_window(call, (uint64_t)loff, roff, len, pe);
+        if (!nbi) quiet(call);
+        return;
+    }
+    for (size_t done = 0; done < len;) {
+        size_t n = len - done < SHMI_BOUNCE_BYTES ? len - done : SHMI_BOUNCE_BYTES;
+        get_into_window(call, shmi.bounce_off, roff + done, n, pe);
+        quiet(call);
+        memcpy((uint8_t *)dest + done, shmi_local(shmi.bounce_off), n);
+        done += n;
+    }
+}
+
+static void do_iput(const char *call, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                    size_t size, int pe)
+{
+    shmi_check_pe(call, pe);
+    if (dst == 1 && sst == 1) {
+        do_put(call, dest, src, nelems * size, pe);
+        return;
+    }
+    for (size_t i = 0; i < nelems; ++i)
+        do_put(call, (uint8_t *)dest + (ptrdiff_t)i * dst * (ptrdiff_t)size,
+               (const uint8_t *)src + (ptrdiff_t)i * sst * (ptrdiff_t)size, size, pe);
+}
+
+static void do_iget(const char *call, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                    size_t size, int pe)
+{
+    shmi_check_pe(call, pe);
+    if (dst == 1 && sst == 1) {
+        do_get(call, dest, src, nelems * size, pe, 0);
+        return;
+    }
+    if (pe == shmi.me) {
+        for (size_t i = 0; i < nelems; ++i)
+            memmove((uint8_t *)dest + (ptrdiff_t)i * dst * (ptrdiff_t)size,
+                    (const uint8_t *)src + (ptrdiff_t)i * sst * (ptrdiff_t)size, size);
+        return;
+    }
+    /* Every element into the bounce area (one quiet per bounce-full), then scattered. */
+    const size_t per = SHMI_BOUNCE_BYTES / size;
+    for (size_t first = 0; first < nelems;) {
+        size_t n = nelems - first < per ? nelems - first : per;
+        for (size_t i = 0; i < n; ++i) {
+            const uint8_t *s = (const uint8_t *)src + (ptrdiff_t)(first + i) * sst * (ptrdiff_t)size;
+            get_into_window(call, shmi.bounce_off + i * size, shmi_sym(call, s, size), size, pe);
+        }
+        quiet(call);
+        for (size_t i = 0; i < n; ++i)
+            memcpy((uint8_t *)dest + (ptrdiff_t)(first + i) * dst * (ptrdiff_t)size,
+                   (const uint8_t *)shmi_local(shmi.bounce_off) + i * size, size);
+        first += n;
+    }
+}
+
+#define DEF_RMA(T, N)                                                                          \
+    void shmem_##N##_put(T *dest, const T *source, size_t nelems, int pe)                      \
+    {                                                                                          \
+        do_put("shmem_" #N "_put", dest, source, nelems * sizeof(T), pe);                      \
+    }                                                                                          \
+    void shmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe)                  \
+    {                                                                                          \
+        do_put("shmem_" #N "_put_nbi", dest, source, nelems * sizeof(T), pe);                  \
+    }                                                                                          \
+    void shmem_##N##_p(T *dest, T value, int pe)                                               \
+    {                                                                                          \
+        do_put("shmem_" #N "_p", dest, &value, sizeof(T), pe);                                 \
+    }                                                                                          \
+    void shmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) \
+    {                                                                                          \
+        do_iput("shmem_" #N "_iput", dest, source, dst, sst, nelems, sizeof(T), pe);           \
+    }                                                                                          \
+    void shmem_##N##_get(T *dest, const T *source, size_t nelems, int pe)                      \
+    {                                                                                          \
+        do_get("shmem_" #N "_get", dest, source, nelems * sizeof(T), pe, 0);                   \
+    }                                                                                          \
+    void shmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe)                  \
+    {                                                                                          \
+        do_get("shmem_" #N "_get_nbi", dest, source, nelems * sizeof(T), pe, 1);               \
+    }                                                                                          \
+    T shmem_##N##_g(const T *source, int pe)                                                   \
+    {                                                                                          \
+        T v;                                                                                   \
+        do_get("shmem_" #N "_g", &v, source, sizeof(T), pe, 0);                                \
+        return v;                                                                              \
+    }                                                                                          \
+    void shmem_##N##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) \
+    {                                                                                          \
+        do_iget("shmem_" #N "_iget", dest, source, dst, sst, nelems, sizeof(T), pe);           \
+    }
+SHMEMI_RMA_TYPES(DEF_RMA)
+
+#define DEF_SIZED(B)                                                                           \
+    void shmem_put##B(void *dest, const void *source, size_t nelems, int pe)                   \
+    {                                                                                          \
+        do_put("shmem_put" #B, dest, source, nelems * (B / 8), pe);                            \
+    }                                                                                          \
+    void shmem_put##B##_nbi(void *dest, const void *source, size_t nelems, int pe)             \
+    {                                                                                          \
+        do_put("shmem_put" #B "_nbi", dest, source, nelems * (B / 8), pe);                     \
+    }                                                                                          \
+    void shmem_iput##B(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) \
+    {                                                                                          \
+        do_iput("shmem_iput" #B, dest, source, dst, sst, nelems, B / 8, pe);                   \
+    }                                                                                          \
+    void shmem_get##B(void *dest, const void *source, size_t nelems, int pe)                   \
+    {                                                                                          \
+        do_get("shmem_get" #B, dest, source, nelems * (B / 8), pe, 0);                         \
+    }                                                                                          \
+    void shmem_get##B##_nbi(void *dest, const void *source, size_t nelems, int pe)             \
+    {                                                                                          \
+        do_get("shmem_get" #B "_nbi", dest, source, nelems * (B / 8), pe, 1);                  \
+    }                                                                                          \
+    void shmem_iget##B(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) \
+    {                                                                                          \
+        do_iget("shmem_iget" #B, dest, source, dst, sst, nelems, B / 8, pe);                   \
+    }
+SHMEMI_SIZES(DEF_SIZED)
+
+void shmem_putmem(void *dest, const void *source, size_t nelems, int pe)
+{
+    do_put("shmem_putmem", dest, source, nelems, pe);
+}
+void shmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe)
+{
+    do_put("shmem_putmem_nbi", dest, source, nelems, pe);
+}
+void shmem_getmem(void *dest, const void *source, size_t nelems, int pe)
+{
+    do_get("shmem_getmem", dest, source, nelems, pe, 0);
+}
+void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe)
+{
+    do_get("shmem_getmem_nbi", dest, source, nelems, pe, 1);
+}
+
+void shmem_quiet(void)
+{
+    shmi_require_init("shmem_quiet");
+    quiet("shmem_quiet");
+}
+
+void shmem_fence(void)
+{
+    /* The specification orders puts to one PE; canopy delivers puts from one source to one
+     * target in issue order already (fixed dimension-order routes, in-order DMA), so there
+     * is nothing to wait for. */
+    shmi_require_init("shmem_fence");
+}

@@ -1,0 +1,187 @@
+/* shmem_internal.h: the library context of libcanopy_shmem and the helpers its source
+ * files share (init.c, heap.c, p2p.c, sync.c, coll_hw.c, coll_sw.c, collectives.c,
+ * teams.c, stats.c). Not installed.
+ *
+ * Window layout (one registered libcanopy window per PE, the same on every PE):
+ *
+ *   0 ............ data_len            the program's .data+.bss pages (aliased, init.c)
+ *   heap_off ..... heap_off+heap_size  the symmetric heap (heap.c)
+ *   chan_off ..... + npes*CHAN_BYTES   software-collective channels, one per peer (coll_sw.c)
+ *   bounce_off ... + BOUNCE_BYTES      gets into non-symmetric memory land here first (p2p.c)
+ *   red_off ...... + RED_BYTES         widened results of hardware reduces of short/char (coll_hw.c)
+ *
+ * A symmetric address (a global in .data/.bss, or a heap block) has the same window
+ * offset on every PE: shmi_offset() translates.
+ */
+#ifndef SHMEM_INTERNAL_H
+#define SHMEM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "canopy.h"
+#include "canopy_fm.h"
+#include "shmem.h"
+
+#define SHMI_TIMEOUT_NS (60ull * 1000 * 1000 * 1000) /* per wait; the simulator's watchdogs come first */
+#define SHMI_CHUNK 1024u      /* payload bytes of one channel message */
+#define SHMI_CHAN_BYTES (64u + 2u * (16u + SHMI_CHUNK)) /* counts, then two slots (header + payload) */
+#define SHMI_BOUNCE_BYTES (64u * 1024u)
+#define SHMI_RED_BYTES (64u * 1024u)
+#define SHMI_MAX_TREES 16
+#define SHMI_WORLD_TREE 0u
+
+/* A set of PEs: world PEs start + i*stride for i < size (every team and active set here is
+ * strided in world numbering). */
+struct shmi_group {
+    int start, stride, size;
+    int me;         /* my index in the group, -1 if not a member */
+    int tree;       /* hardware tree id (a tree whose member set is exactly the group), or -1 */
+    int tree_root;  /* world PE at the tree's root */
+};
+
+struct shmemi_team {
+    struct shmi_group g;
+    shmem_team_config_t config;
+    long config_mask;
+};
+
+/* Active sets (1.4 API) seen so far, with their lazily made trees. */
+struct shmi_aset {
+    int start, logstride, size;
+    struct shmi_group g;
+};
+
+enum shmi_kind { K_BARRIER, K_SYNC, K_BCAST, K_REDUCE, K_COLLECT, K_FCOLLECT, K_NKINDS };
+struct shmi_stats {
+    uint64_t hw[K_NKINDS], sw[K_NKINDS];
+};
+
+/* Reduce operations and element classes (what the software path combines). */
+enum shmi_op { OP_SUM, OP_PROD, OP_MIN, OP_MAX, OP_AND, OP_OR, OP_XOR };
+enum shmi_class {
+    C_I8, C_I16, C_I32, C_I64, C_U8, C_U16, C_U32, C_U64, C_F32, C_F64, C_FLD, C_CF32, C_CF64
+};
+struct shmi_dtype {
+    enum shmi_class cls;
+    size_t size;
+};
+
+struct shmi_ctx {
+    int initialized, finalized;
+    canopy_dev *dev;
+    int me, npes;
+    uint8_t *win;
+    size_t win_size;
+    /* .data/.bss alias: [data_lo, data_hi) is window offset 0.. */
+    uintptr_t data_lo, data_hi;
+    int data_aliased;
+    uint64_t heap_off, heap_size;
+    struct shmi_block *blocks; /* heap.c */
+    uint64_t chan_off, bounce_off, red_off;
+    /* Channels (coll_sw.c): messages sent to / consumed from each peer. */
+    uint64_t *sent, *consumed;
+    /* Trees (coll_hw.c). */
+    unsigned ntrees;        /* usable tree ids (device CAPS, at most SHMI_MAX_TREES) */
+    uint32_t member_ids;    /* ids of live trees this PE is a member of */
+    uint32_t transit_ids;   /* ids this PE's router may hold as a transit node (conservative) */
+    struct canopy_fm_torus torus;
+    int hw;                 /* CANOPY_SHMEM_HW (default 1) */
+    int stats_mode;         /* CANOPY_SHMEM_STATS: 0 off, 1 PE 0, 2 every PE */
+    struct shmi_stats stats;
+    struct shmemi_team world, shared;
+    struct shmi_aset *asets;
+    int nasets, asets_cap;
+    struct shmemi_team **teams; /* live user-created teams, to recognize their handles */
+    int nteams, teams_cap;
+};
+
+extern struct shmi_ctx shmi;
+
+/* ---- errors (init.c) ---- */
+/* Print "canopy-shmem: PE n: <call>: <message>" and stop the whole program (exit 1). */
+void shmi_fatal(const char *call, const char *fmt, ...) SHMEMI_NORETURN __attribute__((format(printf, 2, 3)));
+/* The same for a failed libcanopy call. */
+void shmi_check(const char *call, const char *what, int rc);
+void shmi_require_init(const char *call);
+void shmi_check_pe(const char *call, int pe);
+
+/* ---- addresses (init.c) ---- */
+/* Window offset of [p, p+len) if it is symmetric (all of it in the data alias or the heap),
+ * else -1. */
+int64_t shmi_offset(const void *p, size_t len);
+/* The same, stopping with a message naming the call if it is not. */
+uint64_t shmi_sym(const char *call, const void *p, size_t len);
+static inline void *shmi_local(uint64_t off) { return shmi.win + off; }
+
+/* ---- heap (heap.c) ---- */
+void shmi_heap_init(void);
+void shmi_heap_fini(void);
+
+/* ---- waiting (sync.c) ---- */
+/* Block until the 64-bit window word at offset off satisfies pred(word, arg). */
+void shmi_wait_word(uint64_t off, int cmp, uint64_t value);
+
+/* ---- groups ---- */
+static inline int shmi_group_pe(const struct shmi_group *g, int i) { return g->start + i * g->stride; }
+/* Index of world PE pe in g, or -1. */
+static inline int shmi_group_index(const struct shmi_group *g, int pe)
+{
+    int d = pe - g->start;
+    if (g->stride == 0) return d == 0 && g->size >= 1 ? 0 : -1;
+    if (d < 0 || d % g->stride) return -1;
+    return d / g->stride < g->size ? d / g->stride : -1;
+}
+void shmi_group_init(struct shmi_group *g, int start, int stride, int size);
+struct shmi_group *shmi_aset_group(const char *call, int start, int logstride, int size);
+
+/* ---- software collectives (coll_sw.c) ---- */
+void shmi_chan_init(void);
+enum { SHMI_TAG_TREE = 8 }; /* the tree-ready message of coll_hw.c (the other tags: coll_sw.c) */
+/* One flow-controlled message of at most SHMI_CHUNK bytes to / from a world PE. */
+void shmi_send(int pe, uint32_t tag, const void *buf, size_t len);
+void shmi_recv(int pe, uint32_t tag, void *buf, size_t len);
+void shmi_sw_barrier(const struct shmi_group *g);
+void shmi_sw_bcast(const struct shmi_group *g, uint64_t dst_off, const void *src, size_t len, int root_idx,
+                   int write_root);
+void shmi_sw_allreduce(const struct shmi_group *g, void *dest, const void *src, size_t count,
+                       struct shmi_dtype t, enum shmi_op op);
+void shmi_sw_collect(const struct shmi_group *g, uint64_t dst_off, const void *src, size_t len, int fixed);
+/* Bitwise OR of a 32-bit word over the group (tree-id agreement). */
+uint32_t shmi_sw_or32(const struct shmi_group *g, uint32_t v);
+void shmi_combine(void *acc, const void *in, size_t count, struct shmi_dtype t, enum shmi_op op);
+
+/* ---- hardware collectives (coll_hw.c) ---- */
+void shmi_hw_init(void);
+/* Make (once) and attach a tree for each group in gs[0..n) that can have one; the call is
+ * collective over `over` (the parent team / the active set itself). why names the groups
+ * in messages ("team", "active set"). */
+void shmi_hw_make_trees(const struct shmi_group *over, struct shmi_group **gs, int n, const char *why);
+void shmi_hw_release(struct shmi_group *g);
+int shmi_hw_barrier(const struct shmi_group *g);
+int shmi_hw_bcast(const struct shmi_group *g, uint64_t dst_off, const void *src, size_t len, int root_idx,
+                  int write_root);
+int shmi_hw_allreduce(const struct shmi_group *g, uint64_t dst_off, const void *src, size_t count,
+                      struct shmi_dtype t, enum shmi_op op);
+
+/* ---- the collective operations, choosing hardware or software (collectives.c) ---- */
+void shmi_barrier(const struct shmi_group *g, int quiet_first);
+void shmi_bcast(const struct shmi_group *g, void *dest, const void *src, size_t len, int root_idx,
+                int write_root, const char *call);
+void shmi_reduce(const struct shmi_group *g, void *dest, const void *src, size_t count, struct shmi_dtype t,
+                 enum shmi_op op, const char *call);
+void shmi_collect(const struct shmi_group *g, void *dest, const void *src, size_t len, int fixed,
+                  const char *call);
+
+/* ---- teams (teams.c) ---- */
+struct shmemi_team *shmi_team(const char *call, shmem_team_t t); /* NULL for SHMEM_TEAM_INVALID */
+
+/* ---- stats (stats.c) ---- */
+static inline void shmi_count(enum shmi_kind k, int hw)
+{
+    if (hw) ++shmi.stats.hw[k];
+    else ++shmi.stats.sw[k];
+}
+void shmi_stats_print(void);
+
+#endif /* SHMEM_INTERNAL_H */
