@@ -16,10 +16,11 @@ include shmem/shmem.mk
 -include tests/driver-pci/pci.mk
 -include tests/hostif/hostif.mk
 
-.PHONY: help demo demo-fabric test stress lint bench gen clean deps-sim deps-plot
+.PHONY: help demo demo-put demo-fabric test stress lint bench gen clean deps-sim deps-plot
 help:
 	@echo "canopy targets:"
-	@echo "  make demo     run the demonstration on a simulated 3x3 torus"
+	@echo "  make demo     an OpenSHMEM program on a simulated 3x3 torus: collectives in the routers vs software"
+	@echo "  make demo-put the libcanopy put demonstration (all to all)"
 	@echo "  make demo-fabric   the router-only fabric's traffic summary"
 	@echo "  make test     run the whole test suite (build included; about 10 minutes on 2 cores)"
 	@echo "  make stress   the test suite plus long stress runs"
@@ -35,8 +36,14 @@ deps-sim:
 deps-plot:
 	@tools/ensure-deps.sh plot
 
-# The demonstration: an ordinary C program, linked with libcanopy, on 9 simulated nodes.
-demo: build/driver/examples/put_demo $(call cosim_bin,3x3)
+# The demonstration: an ordinary OpenSHMEM program on 9 simulated nodes, its collectives
+# in the routers and then in software (CANOPY_SHMEM_HW=0), verified and compared; the
+# plot goes to build/demo/shmem-demo.png (tools/shmem_demo.py).
+demo: build/shmem/examples/shmem_demo $(call cosim_bin,3x3) | deps-plot
+	@python3 tools/shmem_demo.py --torus 3x3 --binary build/shmem/examples/shmem_demo
+
+# The point-to-point demonstration: a C program on libcanopy alone (puts, all to all).
+demo-put: build/driver/examples/put_demo $(call cosim_bin,3x3)
 	@sim/canopy-run -n 9 --torus 3x3 build/driver/examples/put_demo
 
 # The router-only fabric's own summary (no host interface, no driver).

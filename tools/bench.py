@@ -11,6 +11,7 @@ Benchmarks measure; they never fail on a slow number.
 """
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -143,6 +144,85 @@ def reduce_records(torus, extra):
     return records
 
 
+# OpenSHMEM collectives, OSU style (shmem/examples/shmem_coll_bench.c): the same program
+# with the collectives in the routers ("hw") and with CANOPY_SHMEM_HW=0 ("sw": the library's
+# software algorithms over puts), on each torus. (torus, extra args).
+SHMEM_BENCHES = ["bcast", "reduce", "barrier", "collect"]
+SHMEM_RUNS = [
+    ("3x3", []),
+    ("4x4x4", ["--iters", "2"]),
+]
+
+
+def shmem_records(torus, extra):
+    nodes = math.prod(int(k) for k in torus.split("x"))
+    sh("make --no-print-directory build/shmem/examples/shmem_coll_bench >&2")
+    sh(f"make --no-print-directory build/cosim/{torus}-L1/canopy-cosim TORUS={torus} >&2")
+    records = []
+    for bench in SHMEM_BENCHES:
+        for env in ("", "CANOPY_SHMEM_HW=0 "):
+            out = sh(f"{env}shmem/oshrun -n {nodes} --torus {torus} build/shmem/examples/shmem_coll_bench "
+                     + " ".join(["--bench", bench] + extra))
+            for line in out.splitlines():
+                if line.startswith("{"):
+                    r = json.loads(line)
+                    r["topology"] = torus
+                    records.append(r)
+    return records
+
+
+def shmem_docs(recs):
+    """Per torus: each SHMEM collective's cycles with the routers and in software."""
+    L = []
+    for torus in tori_order(recs):
+        rs = [r for r in recs if r["topology"] == torus]
+        cyc = {(r["bench"], r["impl"], r["bytes"]): r["cycles"] for r in rs}
+        L += ["", f"### OpenSHMEM collectives (`make bench`, OSU style, co-simulation, {torus}, "
+              f"{rs[0]['nodes']} PEs)", "",
+              "shmem/examples/shmem_coll_bench.c, an ordinary SHMEM program on SHMEM_TEAM_WORLD: per call, the "
+              "slowest PE's average cycles from entering to returning (between barriers). hw: the library's "
+              "default, collectives in the routers where a tree can express them; sw: CANOPY_SHMEM_HW=0, the "
+              "library's software algorithms over puts. Broadcast: root 0, `shmem_broadcastmem`; reduce: "
+              "`shmem_long_sum_reduce`; collect: `shmem_long_fcollect`, bytes per PE.", "",
+              "| bench | bytes | sw | hw | hw speedup |", "|---|---|---|---|---|"]
+        for bench in ("shmem-bcast", "shmem-reduce", "shmem-barrier", "shmem-collect"):
+            for n in sorted({r["bytes"] for r in rs if r["bench"] == bench}):
+                sw, hw = cyc.get((bench, "sw", n)), cyc.get((bench, "hw", n))
+                L.append(f"| {bench} | {n} | {sw if sw is not None else '-'} | {hw if hw is not None else '-'} | "
+                         + (f"{sw / hw:.2f}x" if sw and hw else "-") + " |")
+    if recs:
+        L += ["", "![OpenSHMEM collectives](img/shmem.png)"]
+    return L
+
+
+def plot_shmem(records):
+    recs = [r for r in records if r["bench"].startswith("shmem-")]
+    if not recs:
+        return
+    subprocess.run(["tools/ensure-deps.sh", "plot"], cwd=ROOT, check=True)
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    benches = [b for b in ("shmem-bcast", "shmem-reduce", "shmem-collect") if any(r["bench"] == b for r in recs)]
+    fig, ax = plt.subplots(1, len(benches), figsize=(4.2 * len(benches), 3.6), squeeze=False)
+    styles = ["-", "--", ":", "-."]
+    for k, bench in enumerate(benches):
+        for t, torus in enumerate(tori_order(recs)):
+            for impl, color in (("sw", "C0"), ("hw", "C3")):
+                rs = sorted((r for r in recs if r["bench"] == bench and r["topology"] == torus and r["impl"] == impl),
+                            key=lambda r: r["bytes"])
+                if rs:
+                    ax[0][k].loglog([r["bytes"] for r in rs], [r["cycles"] for r in rs], "o" + styles[t % 4],
+                                    color=color, label=f"{impl}, {torus}")
+        ax[0][k].set(xlabel="bytes" + (" per PE" if bench == "shmem-collect" else ""), ylabel="cycles",
+                     title=bench)
+        ax[0][k].grid(True, which="both", alpha=0.3)
+        ax[0][k].legend(fontsize=8)
+    fig.tight_layout()
+    os.makedirs(os.path.join(ROOT, "docs", "img"), exist_ok=True)
+    fig.savefig(os.path.join(ROOT, "docs", "img", "shmem.png"), dpi=110)
+
+
 def fpga_records():
     sh("make --no-print-directory synth >&2")
     with open(os.path.join(ROOT, "build", "synth", "report.json")) as f:
@@ -210,6 +290,7 @@ def render_docs(records):
             L.append(f"| {r['topology']} | {r['impl']} | {r['cycles_per_hop']:.2f} | "
                      f"{r['base_cycles']:.0f} | {r['max_hops']} |")
     L += reduce_docs([r for r in records if r["bench"] in ("reduce", "allreduce", "barrier", "allreduce-inflight")])
+    L += shmem_docs([r for r in records if r["bench"].startswith("shmem-")])
     return "\n".join(L) + "\n"
 
 
@@ -415,7 +496,7 @@ def main():
     ap.add_argument("--skip-fpga", action="store_true", help="skip synthesis and place and route")
     ap.add_argument("--only", default="", help="run only benches whose name contains this")
     ap.add_argument("--torus", default="",
-                    help="bcast, reduce: only these tori (comma separated, e.g. 3x3); default all")
+                    help="bcast, reduce, shmem: only these tori (comma separated, e.g. 3x3); default all")
     ap.add_argument("--docs-only", action="store_true",
                     help="no runs: rewrite docs/perf.md tables and plots from results.json")
     args = ap.parse_args()
@@ -426,6 +507,7 @@ def main():
         plot_puts(merged)
         plot_bcast(merged)
         plot_reduce(merged)
+        plot_shmem(merged)
         return 0
 
     records = []
@@ -442,6 +524,10 @@ def main():
         for torus, extra in REDUCE_RUNS:
             if not args.torus or torus in args.torus.split(","):
                 records += reduce_records(torus, extra)
+    if args.only in "shmem":
+        for torus, extra in SHMEM_RUNS:
+            if not args.torus or torus in args.torus.split(","):
+                records += shmem_records(torus, extra)
     if not args.skip_fpga and args.only in "fpga-ecp5":
         records += fpga_records()
 
