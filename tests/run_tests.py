@@ -91,6 +91,21 @@ def declare():
         t.append(Test(f"driver-{torus}-reduce",
                       f"sim/canopy-run -n {nodes} --torus {torus} build/tests/driver/reduce",
                       drv + [cosim_make(torus)], timeout=900))
+    # OpenSHMEM (shmem/, docs/shmem.md): conformance from the specification (hardware and,
+    # on 3x3, software with identical results), point to point over all pairs, barrier
+    # semantics, teams, misuse. Gets only once libcanopy declares canopy_get.
+    shm = ["shmem-tests-build"]
+    gets = "$(grep -q 'int canopy_get(' driver/include/canopy.h && echo --gets)"
+    for torus in ("3x3", "2x2x2"):
+        nodes = math.prod(int(k) for k in torus.split("x"))
+        run = f"shmem/oshrun -n {nodes} --torus {torus}"
+        b = shm + [cosim_make(torus)]
+        t.append(Test(f"shmem-{torus}-conformance",
+                      f"tests/shmem/run_conformance.sh {nodes}" + (" --sw" if torus == "3x3" else ""), b))
+        t.append(Test(f"shmem-{torus}-p2p", f"{run} build/tests/shmem/p2p {gets}", b))
+        t.append(Test(f"shmem-{torus}-barrier", f"{run} build/tests/shmem/barrier", b))
+        t.append(Test(f"shmem-{torus}-teams", f"{run} build/tests/shmem/teams", b))
+    t.append(Test("shmem-3x3-errors", "tests/shmem/run_errors.sh 9", shm + [cosim_make("3x3")]))
     t.append(Test("fw-setup-3x3", "sim/canopy-run -n 9 --torus 3x3 build/tests/fw/fm_setup_sim",
                   ["build/tests/fw/fm_setup_sim", cosim_make("3x3")]))
     t.append(Test("driver-3x3-demo", "sim/canopy-run -n 9 --torus 3x3 build/driver/examples/put_demo",

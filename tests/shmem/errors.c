@@ -1,0 +1,48 @@
+/* errors.c: misuse must stop the program with a message naming the call and the value.
+ *   shmem/oshrun -n 9 build/tests/shmem/errors MODE     (tests/shmem/run_errors.sh runs all)
+ * MODE: badpe (put to PE n_pes), negpe (get from PE -1), badteam (a collective on
+ * SHMEM_TEAM_INVALID), badroot (broadcast from a root outside the team), notsym (put to a
+ * stack variable), badaset (barrier over an active set beyond the last PE), badcmp
+ * (wait_until with an unknown comparison). "ok" runs the calls that must not fail: team
+ * queries on SHMEM_TEAM_INVALID return -1, a bad split triplet returns nonzero.
+ */
+#include <string.h>
+
+#include "shmem_test.h"
+
+static long target[4];
+static long pSync[SHMEM_BARRIER_SYNC_SIZE];
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "ok";
+    shmem_init();
+    const int me = shmem_my_pe(), n = shmem_n_pes();
+    if (!strcmp(mode, "ok")) {
+        CHECK(shmem_team_my_pe(SHMEM_TEAM_INVALID) == -1 && shmem_team_n_pes(SHMEM_TEAM_INVALID) == -1, "invalid team queries");
+        CHECK(shmem_team_translate_pe(SHMEM_TEAM_WORLD, n, SHMEM_TEAM_WORLD) == -1, "translate out of range");
+        shmem_team_t t = SHMEM_TEAM_WORLD;
+        CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, n, NULL, 0, &t) != 0 && t == SHMEM_TEAM_INVALID,
+              "an invalid triplet is refused");
+        CHECK(shmem_team_n_pes(SHMEM_TEAM_SHARED) == 1 && shmem_team_my_pe(SHMEM_TEAM_SHARED) == 0, "shared team");
+        shmem_barrier_all();
+        if (me == 0) printf("errors: ok\n");
+    } else if (!strcmp(mode, "badpe")) {
+        if (me == 1) shmem_long_p(target, 5, n);
+    } else if (!strcmp(mode, "negpe")) {
+        if (me == 1) (void)shmem_long_g(target, -1);
+    } else if (!strcmp(mode, "badteam")) {
+        shmem_long_sum_reduce(SHMEM_TEAM_INVALID, target, target + 1, 1);
+    } else if (!strcmp(mode, "badroot")) {
+        shmem_broadcastmem(SHMEM_TEAM_WORLD, target, target + 1, 8, n);
+    } else if (!strcmp(mode, "notsym")) {
+        long local = 0;
+        if (me == 1) shmem_long_put(&local, target, 1, 0);
+    } else if (!strcmp(mode, "badaset")) {
+        shmem_barrier(1, 1, n, pSync);
+    } else if (!strcmp(mode, "badcmp")) {
+        shmem_long_wait_until(target, 42, 0);
+    }
+    shmem_finalize();
+    return 0;
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# run_errors.sh: every misuse mode of errors.c must fail the run with a message naming
+# the call and the bad value; mode "ok" must pass.   tests/shmem/run_errors.sh 9
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+n="$1"
+bin=build/tests/shmem/errors
+fail=0
+out="$(shmem/oshrun -n "$n" "$bin" ok 2>&1)" || { echo "FAIL: mode ok failed:"; echo "$out"; fail=1; }
+expect() {
+    local mode="$1" pattern="$2"
+    local out
+    if out="$(shmem/oshrun -n "$n" "$bin" "$mode" 2>&1)"; then
+        echo "FAIL: $mode: the run succeeded"; fail=1; return
+    fi
+    if grep -q -- "$pattern" <<<"$out"; then
+        echo "ok   $mode: $(grep -m1 -- "$pattern" <<<"$out")"
+    else
+        echo "FAIL: $mode: no message matching '$pattern' in:"; echo "$out" | tail -5; fail=1
+    fi
+}
+expect badpe "shmem_long_p: invalid PE $n"
+expect negpe "shmem_long_g: invalid PE -1"
+expect badteam "shmem_long_sum_reduce: called with SHMEM_TEAM_INVALID"
+expect badroot "shmem_broadcastmem: invalid root $n"
+expect notsym "shmem_long_put: address .* is not symmetric"
+expect badaset "shmem_barrier: invalid active set (PE_start 1, logPE_stride 1, PE_size $n)"
+expect badcmp "shmem_long_wait_until: invalid comparison 42"
+exit $fail
