@@ -31,6 +31,7 @@ module canopy_csr (
   input  wire logic [63:0] rings_i,
   input  wire logic [63:0] topo_i,
   input  wire logic [63:0] status_i,
+  input  wire logic [63:0] caps_get_i,
   output logic      [63:0] win_base_o,
   output logic      [63:0] win_size_o,
   output logic      [63:0] ej_base_o,
@@ -46,6 +47,7 @@ module canopy_csr (
   output logic             tree_entry_we_o,
   input  wire logic [63:0] tree_read_i,
   output logic      [63:0] coll_wb_base_o,
+  output logic      [63:0] get_wb_base_o,
   input  wire logic [63:0] err_bad_type_i,
   input  wire logic [63:0] err_bad_dst_i,
   input  wire logic [63:0] err_bad_len_i,
@@ -59,6 +61,8 @@ module canopy_csr (
   input  wire logic [63:0] err_coll_dir_i,
   input  wire logic [63:0] err_coll_tree_i,
   input  wire logic [63:0] err_reduce_i,
+  input  wire logic [63:0] err_get_bounds_i,
+  input  wire logic [63:0] err_get_dropped_i,
   input  wire logic [63:0] tx_pkts_i,
   input  wire logic [63:0] tx_flits_i,
   input  wire logic [63:0] rx_pkts_i,
@@ -68,7 +72,11 @@ module canopy_csr (
   input  wire logic [63:0] puts_failed_i,
   input  wire logic [63:0] rx_bcasts_i,
   input  wire logic [63:0] reduces_sent_i,
-  input  wire logic [63:0] reduces_done_i
+  input  wire logic [63:0] reduces_done_i,
+  input  wire logic [63:0] gets_served_i,
+  input  wire logic [63:0] get_resps_i,
+  input  wire logic [63:0] gets_done_i,
+  input  wire logic [63:0] gets_failed_i
 );
   // Byte-strobe merge of a write into a stored value.
   function automatic logic [63:0] merge(input logic [63:0] old, input logic [63:0] data,
@@ -89,6 +97,7 @@ module canopy_csr (
   logic [63:0] tree_sel_q;
   logic [63:0] tree_entry_q;
   logic [63:0] coll_wb_base_q;
+  logic [63:0] get_wb_base_q;
 
   always_comb begin
     wr_hit = 1'b0;
@@ -100,6 +109,7 @@ module canopy_csr (
       12'h018: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h020: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h028: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h030: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h040: begin wr_hit = 1'b1; wr_ro = 1'b0; end
       12'h048: begin wr_hit = 1'b1; wr_ro = 1'b0; end
       12'h050: begin wr_hit = 1'b1; wr_ro = 1'b0; end
@@ -112,6 +122,7 @@ module canopy_csr (
       12'h088: begin wr_hit = 1'b1; wr_ro = 1'b0; end
       12'h090: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h098: begin wr_hit = 1'b1; wr_ro = 1'b0; end
+      12'h0A0: begin wr_hit = 1'b1; wr_ro = 1'b0; end
       12'h100: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h108: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h110: begin wr_hit = 1'b1; wr_ro = 1'b1; end
@@ -125,6 +136,8 @@ module canopy_csr (
       12'h150: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h158: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h160: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h168: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h170: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h180: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h188: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h190: begin wr_hit = 1'b1; wr_ro = 1'b1; end
@@ -135,6 +148,10 @@ module canopy_csr (
       12'h1B8: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h1C0: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h1C8: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h1D0: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h1D8: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h1E0: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h1E8: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       default: ;
     endcase
   end
@@ -151,6 +168,7 @@ module canopy_csr (
       tree_sel_q <= '0;
       tree_entry_q <= '0;
       coll_wb_base_q <= '0;
+      get_wb_base_q <= '0;
     end else if (wr_i) begin
       unique case (wr_addr_i)
         12'h040: win_base_q <= merge(win_base_q, wr_data_i, wr_strb_i);
@@ -163,6 +181,7 @@ module canopy_csr (
         12'h080: tree_sel_q <= merge(tree_sel_q, wr_data_i, wr_strb_i);
         12'h088: tree_entry_q <= merge(tree_entry_q, wr_data_i, wr_strb_i);
         12'h098: coll_wb_base_q <= merge(coll_wb_base_q, wr_data_i, wr_strb_i);
+        12'h0A0: get_wb_base_q <= merge(get_wb_base_q, wr_data_i, wr_strb_i);
         default: ;
       endcase
     end
@@ -181,6 +200,7 @@ module canopy_csr (
   assign tree_entry_o = tree_entry_q;
   assign tree_entry_we_o = wr_i && wr_addr_i == 12'h088 && wr_strb_i[0];
   assign coll_wb_base_o = coll_wb_base_q;
+  assign get_wb_base_o = get_wb_base_q;
 
   logic [63:0] rd_mux;
   always_comb begin
@@ -193,6 +213,7 @@ module canopy_csr (
       12'h018: begin rd_mux = rings_i; rd_hit = 1'b1; end
       12'h020: begin rd_mux = topo_i; rd_hit = 1'b1; end
       12'h028: begin rd_mux = status_i; rd_hit = 1'b1; end
+      12'h030: begin rd_mux = caps_get_i; rd_hit = 1'b1; end
       12'h040: begin rd_mux = win_base_q; rd_hit = 1'b1; end
       12'h048: begin rd_mux = win_size_q; rd_hit = 1'b1; end
       12'h050: begin rd_mux = ej_base_q; rd_hit = 1'b1; end
@@ -205,6 +226,7 @@ module canopy_csr (
       12'h088: begin rd_mux = tree_entry_q; rd_hit = 1'b1; end
       12'h090: begin rd_mux = tree_read_i; rd_hit = 1'b1; end
       12'h098: begin rd_mux = coll_wb_base_q; rd_hit = 1'b1; end
+      12'h0A0: begin rd_mux = get_wb_base_q; rd_hit = 1'b1; end
       12'h100: begin rd_mux = err_bad_type_i; rd_hit = 1'b1; end
       12'h108: begin rd_mux = err_bad_dst_i; rd_hit = 1'b1; end
       12'h110: begin rd_mux = err_bad_len_i; rd_hit = 1'b1; end
@@ -218,6 +240,8 @@ module canopy_csr (
       12'h150: begin rd_mux = err_coll_dir_i; rd_hit = 1'b1; end
       12'h158: begin rd_mux = err_coll_tree_i; rd_hit = 1'b1; end
       12'h160: begin rd_mux = err_reduce_i; rd_hit = 1'b1; end
+      12'h168: begin rd_mux = err_get_bounds_i; rd_hit = 1'b1; end
+      12'h170: begin rd_mux = err_get_dropped_i; rd_hit = 1'b1; end
       12'h180: begin rd_mux = tx_pkts_i; rd_hit = 1'b1; end
       12'h188: begin rd_mux = tx_flits_i; rd_hit = 1'b1; end
       12'h190: begin rd_mux = rx_pkts_i; rd_hit = 1'b1; end
@@ -228,6 +252,10 @@ module canopy_csr (
       12'h1B8: begin rd_mux = rx_bcasts_i; rd_hit = 1'b1; end
       12'h1C0: begin rd_mux = reduces_sent_i; rd_hit = 1'b1; end
       12'h1C8: begin rd_mux = reduces_done_i; rd_hit = 1'b1; end
+      12'h1D0: begin rd_mux = gets_served_i; rd_hit = 1'b1; end
+      12'h1D8: begin rd_mux = get_resps_i; rd_hit = 1'b1; end
+      12'h1E0: begin rd_mux = gets_done_i; rd_hit = 1'b1; end
+      12'h1E8: begin rd_mux = gets_failed_i; rd_hit = 1'b1; end
       default: ;
     endcase
   end

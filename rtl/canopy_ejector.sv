@@ -10,11 +10,18 @@
 //   - req_* / data_*: requests to canopy_dma_writer (valid/ready) and their payload words
 //     (this block's data source: the writer reads it only while working on one of this
 //     block's requests, in order). done_*: every DMA completion tag; this block acts on
-//     kinds DmaPutOk, DmaPutFail and DmaEntry and ignores the rest.
+//     kinds DmaPutOk, DmaPutFail, DmaEntry, DmaBcast, DmaCfg*, DmaGetLast, DmaGetFail and
+//     DmaGetMark and ignores the rest.
 //   - ack_*: one pulse per acknowledgement owed (to canopy_ack_table), taken on the DMA
 //     completion of the put (a refused put completes as a zero-length request, in order).
+//   - gpush_* / gpush_ok_i: an arriving GET request offered to canopy_get_table (whose
+//     answer is combinational: taken or dropped, never waited for); gmark_o: the DMA
+//     marker of a taken request has completed.
+//   - torus_size_i: the torus size (table indices of GET sources and GET_RESP targets).
+//     get_wb_base_i: GET_WB_BASE; per-target get completion counts restart while it is 0.
 //   - Event pulses (rx_flit_o, rx_pkt_o: every flit / packet delivered, ACKs included;
-//     rx_put_o; ej_written_o: an entry's write completed; err_*), and acked_add_o /
+//     rx_put_o; ej_written_o: an entry's write completed; get_resp_o: a GET_RESP delivered;
+//     get_done_o / get_failed_o: a get of this node completed (refused); err_*), and acked_add_o /
 //     failed_add_o (an arriving ACK's counts, zero otherwise), for the counters.
 //   - ej_full_o: the ejection ring is full (STATUS.ej_full).
 //
@@ -41,6 +48,18 @@
 //     the table's write port (tbl_*; CSR writes have it first: tbl_busy_i); a refusal
 //     counts (err_tree_write_o); with ACK_REQ a zero-length DMA marker whose completion
 //     owes an ACK, failed if refused.
+//   GET (a request for this node's window): its payload word is read; if its source lies
+//     inside the torus and holds fewer than the table's bound of requests here, it is
+//     taken (checked against the window: outside it, or a get_len of 0 or above
+//     MaxGetBytes, or a reply range past 2^40, it is taken as refused, ERR_GET_BOUNDS) and
+//     a zero-length DMA marker follows (gmark_o on its completion); else it is dropped
+//     (ERR_GET_DROPPED), as is a GET whose len is not 8. Never an ejection ring entry.
+//   GET_RESP (data of this node's get): like a PUT without an ACK (inside the window:
+//     the payload is written; outside: ERR_DMA_BOUNDS, nothing written); with LAST, the
+//     get completes: GETS_DONE (and GETS_FAILED if FAILED or refused here) on the DMA
+//     completion, and the target's completion count (per target node, kept here) is
+//     incremented and written to GET_WB_BASE + 8 * (the target's linear number) after
+//     the payload. Never an ejection ring entry.
 //   anything else: an UNSUPPORTED entry.
 // An entry is written only while the ring has room (entries issued - EJ_HEAD <
 // EJ_ENTRIES); the ejector waits for room, and with it the router's ejection. With no
@@ -55,6 +74,8 @@ module canopy_ejector #(
   parameter int unsigned NumVcs       = 4,   /// VCs of the router's local port
   parameter int unsigned EjectCredits = 16,  /// router credits toward the host per VC: the buffer per VC, a power of two >= 2
   parameter int unsigned NumTrees     = 16,  /// completion counters, one per collective tree
+  parameter int unsigned MaxNodes     = 256, /// get table / per-target count entries, a power of two 4..4096
+  localparam int unsigned IdW = $clog2(MaxNodes),
   localparam int unsigned VcW = $clog2(NumVcs),
   localparam int unsigned TagW = canopy_host_pkg::DmaTagBits,
   localparam int unsigned LenW = canopy_host_pkg::DmaLenBits,
@@ -77,6 +98,14 @@ module canopy_ejector #(
   input  wire logic [63:0]         ej_head_i,
   input  wire logic [63:0]         coll_wb_base_i,
   input  wire canopy_pkg::coords_t my_coord_i,
+  input  wire logic [canopy_pkg::MaxDims-1:0][canopy_pkg::CoordBits:0] torus_size_i,
+  input  wire logic [63:0]         get_wb_base_i,
+
+  output logic                     gpush_valid_o,
+  output logic [IdW-1:0]           gpush_idx_o,
+  output canopy_host_pkg::get_entry_t gpush_entry_o,
+  input  wire logic                gpush_ok_i,
+  output logic                     gmark_o,
 
   output logic                     tbl_we_o,
   output logic [canopy_pkg::HdrTreeBits-1:0] tbl_widx_o,
@@ -106,6 +135,11 @@ module canopy_ejector #(
   output logic                     rx_put_o,
   output logic                     rx_bcast_o,
   output logic                     result_o,
+  output logic                     get_resp_o,
+  output logic                     get_done_o,
+  output logic                     get_failed_o,
+  output logic                     err_get_bounds_o,
+  output logic                     err_get_dropped_o,
   output logic                     err_tree_write_o,
   output logic                     ej_written_o,
   output logic      [CntW-1:0]     acked_add_o,
@@ -137,7 +171,7 @@ module canopy_ejector #(
 
   typedef enum logic [3:0] {
     SHdr0, SHdr1, SDecide, SReq, SData, SDiscard, SEntry, SEntryData, SConfig, SCount,
-    SCountData
+    SCountData, SGetWord
   } state_e;
   state_e state_q, state_d;
 
@@ -172,6 +206,20 @@ module canopy_ejector #(
   // A result's payload is for this node: an allreduce, or a reduce to this node, not failed.
   wire logic res_write = !res_failed && (hdr.rflags[canopy_pkg::RflagAll] || hdr.dst == my_coord_i);
   wire logic is_config = hdr.ptype == canopy_pkg::PKT_CONFIG;
+  wire logic is_get    = hdr.ptype == canopy_pkg::PKT_GET;
+  wire logic is_gresp  = hdr.ptype == canopy_pkg::PKT_GET_RESP;
+  wire logic g_last    = hdr.flags[canopy_pkg::FlagLast];
+  wire logic g_failed  = hdr.rflags[canopy_pkg::RflagFailed];
+
+  // The packet's source as a table index: a GET's requester, a GET_RESP's target.
+  logic [IdW-1:0] src_idx;
+  logic           src_ok;
+  canopy_node_index #(.MaxNodes(MaxNodes)) u_src_idx (
+    .coord_i      (hdr.src),
+    .torus_size_i,
+    .idx_o        (src_idx),
+    .ok_o         (src_ok)
+  );
 
   always_comb begin
     cnt_sel = '0;
@@ -188,6 +236,58 @@ module canopy_ejector #(
   wire logic in_win  = win_size_i != '0 && 64'(hdr.offset) + 64'(hdr.len) <= win_size_i;
   wire logic in_win_b = hdr.len == '0 || in_win;  // an empty broadcast (a barrier's result) writes nothing
   wire logic [WordsW-1:0] pay_words = WordsW'((hdr.len + LenW'(7)) >> 3);
+  // A GET's payload word (at the buffer's front in SGetWord) and whether it is refused.
+  canopy_pkg::get_req_t greq;
+  assign greq = canopy_pkg::get_req_t'(front_flit);
+  wire logic g_refused = win_size_i == '0 || greq.get_len == '0
+                         || 32'(greq.get_len) > canopy_pkg::MaxGetBytes
+                         || 64'(hdr.offset) + 64'(greq.get_len) > win_size_i
+                         || 41'(greq.reply_offset) + 41'(greq.get_len) > (41'd1 << canopy_pkg::HdrOffsetBits);
+  wire logic unused_greq = ^greq;
+  always_comb begin
+    gpush_idx_o          = src_idx;
+    gpush_entry_o.src    = hdr.src;
+    gpush_entry_o.idx    = 12'(src_idx);
+    gpush_entry_o.fresh  = 1'b1;
+    gpush_entry_o.failed = g_refused;
+    gpush_entry_o.offset = hdr.offset;
+    gpush_entry_o.reply  = greq.reply_offset;
+    gpush_entry_o.len    = greq.get_len;
+  end
+
+  // Per-target get completion counts: a RAM read as a GET_RESP is decided, written back
+  // incremented the next cycle if it completes a get; a valid bit per entry stands for
+  // the reset the RAM does not have.
+  logic [31:0]         gcnt_rd, gcnt_next, gcnt_q;
+  logic [MaxNodes-1:0] gcnt_valid_q;
+  logic                gcnt_upd_q;
+  logic [IdW-1:0]      gcnt_idx_q;
+  canopy_sdp_ram #(.Width(32), .Depth(MaxNodes)) u_gcnt (
+    .clk_i,
+    .we_i    (gcnt_upd_q),
+    .waddr_i (gcnt_idx_q),
+    .wdata_i (gcnt_next),
+    .re_i    (state_q == SDecide),
+    .raddr_i (src_idx),
+    .rdata_o (gcnt_rd)
+  );
+  assign gcnt_next = (gcnt_valid_q[gcnt_idx_q] ? gcnt_rd : '0) + 1'b1;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      gcnt_upd_q   <= 1'b0;
+      gcnt_valid_q <= '0;
+    end else begin
+      gcnt_upd_q <= state_q == SDecide && is_gresp && g_last && src_ok;
+      if (get_wb_base_i == '0)  gcnt_valid_q <= '0;
+      else if (gcnt_upd_q)      gcnt_valid_q[gcnt_idx_q] <= 1'b1;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    gcnt_idx_q <= src_idx;
+    if (gcnt_upd_q) gcnt_q <= gcnt_next;
+  end
+
   wire logic [63:0] ring_used = n_q - head_q;
   wire logic        ring_room = ring_used < ej_entries_i;
 
@@ -212,13 +312,17 @@ module canopy_ejector #(
         req_len_o   = put_ok_q ? hdr.len : '0;
         tag.kind    = is_config ? (cfg_ok_q ? canopy_host_pkg::DmaCfgOk : canopy_host_pkg::DmaCfgFail)
                     : is_bcast  ? canopy_host_pkg::DmaBcast
+                    : is_get    ? canopy_host_pkg::DmaGetMark
+                    : is_gresp  ? (!g_last ? canopy_host_pkg::DmaGetData
+                                   : put_ok_q ? canopy_host_pkg::DmaGetLast : canopy_host_pkg::DmaGetFail)
                     : put_ok_q  ? canopy_host_pkg::DmaPutOk : canopy_host_pkg::DmaPutFail;
-        tag.ack_req = ack_req && !is_bcast;
+        tag.ack_req = ack_req && (is_put || is_config);
         tag.src     = hdr.src;
       end
       SCount: begin
         req_valid_o = 1'b1;
-        req_addr_o  = is_result
+        req_addr_o  = is_gresp  ? get_wb_base_i + (64'(src_idx) << 3)
+                    : is_result
                       ? coll_wb_base_i + ((64'(canopy_pkg::MaxTrees) + (64'(hdr.tree) << 5) + 64'(hdr.rid)) << 3)
                       : coll_wb_base_i + (64'(hdr.tree) << 3);
         req_len_o   = LenW'(8);
@@ -226,7 +330,7 @@ module canopy_ejector #(
       end
       SCountData: begin
         data_valid_o = 1'b1;
-        data_o       = is_result ? {res_failed, 31'd0, res_sel} : 64'(cnt_sel);
+        data_o       = is_gresp ? 64'(gcnt_q) : is_result ? {res_failed, 31'd0, res_sel} : 64'(cnt_sel);
       end
       SData: begin
         // Past an early tail the payload is padded with zeros.
@@ -274,6 +378,9 @@ module canopy_ejector #(
     failed_add_o     = '0;
     err_dma_bounds_o = 1'b0;
     err_ej_noring_o  = 1'b0;
+    gpush_valid_o    = 1'b0;
+    err_get_bounds_o = 1'b0;
+    err_get_dropped_o = 1'b0;
 
     unique case (state_q)
       SHdr0: if (front_valid) begin
@@ -290,8 +397,10 @@ module canopy_ejector #(
       end
       SDecide: begin
         words_d  = '0;
-        put_ok_d = is_put ? in_win : (is_bcast && (!is_result || res_write) && !skip_self && in_win_b);
-        count_d  = is_bcast;
+        put_ok_d = is_put ? in_win
+                 : is_gresp ? !g_failed && in_win_b
+                 : (is_bcast && (!is_result || res_write) && !skip_self && in_win_b);
+        count_d  = is_bcast || (is_gresp && g_last && src_ok);
         entry_d  = 1'b0;
         status_d = canopy_host_pkg::EjStatusOkNotify;
         state_d  = SDiscard;
@@ -313,6 +422,14 @@ module canopy_ejector #(
             err_dma_bounds_o = 1'b1;
             status_d = canopy_host_pkg::EjStatusBounds;
           end
+        end else if (is_gresp) begin
+          // Written like a put, never reported in the ring; a last one completes its get
+          // (a marker if there is nothing to write).
+          if (!g_failed && !in_win_b) err_dma_bounds_o = 1'b1;
+          if (g_last || (put_ok_d && hdr.len != '0)) state_d = SReq;
+        end else if (is_get) begin
+          if (hdr.len == 9'd8 && !ended_q) state_d = SGetWord;
+          else err_get_dropped_o = 1'b1;
         end else if (is_config) begin
           state_d = SConfig;
         end else if (is_ack) begin
@@ -321,6 +438,19 @@ module canopy_ejector #(
         end else begin
           entry_d  = 1'b1;
           status_d = canopy_host_pkg::EjStatusUnsupported;
+        end
+      end
+      SGetWord: if (front_valid) begin
+        // Taken (then a marker orders it after earlier DMA writes) or dropped, this cycle.
+        pop_front     = 1'b1;
+        ended_d       = front_last;
+        gpush_valid_o = src_ok;
+        if (src_ok && gpush_ok_i) begin
+          err_get_bounds_o = g_refused;
+          state_d = SReq;
+        end else begin
+          err_get_dropped_o = 1'b1;
+          state_d = SDiscard;
         end
       end
       SConfig: if (!tbl_busy_i) begin
@@ -345,7 +475,7 @@ module canopy_ejector #(
         if (ended_d) state_d = count_q ? SCount : entry_q ? SEntry : SHdr0;
       end
       SCount: begin
-        if (coll_wb_base_i == '0) state_d = entry_q ? SEntry : SHdr0;
+        if ((is_gresp ? get_wb_base_i : coll_wb_base_i) == '0) state_d = entry_q ? SEntry : SHdr0;
         else if (req_ready_i) state_d = SCountData;
       end
       SCountData: if (data_ready_i) begin
@@ -442,10 +572,17 @@ module canopy_ejector #(
                             || done.kind == canopy_host_pkg::DmaCfgFail);
   assign ack_ok_o     = done.kind == canopy_host_pkg::DmaPutOk || done.kind == canopy_host_pkg::DmaCfgOk;
   assign ack_src_o    = done.src;
+  assign get_resp_o   = state_q == SDecide && is_gresp;
+  assign get_done_o   = done_valid_i && (done.kind == canopy_host_pkg::DmaGetLast
+                                         || done.kind == canopy_host_pkg::DmaGetFail);
+  assign get_failed_o = done_valid_i && done.kind == canopy_host_pkg::DmaGetFail;
+  assign gmark_o      = done_valid_i && done.kind == canopy_host_pkg::DmaGetMark;
   assign rx_flit_o    = ej_valid_i;
   assign rx_pkt_o     = ej_valid_i && ej_last_i;
 
   `CANOPY_ASSERT(a_pop_valid, !pop_front || front_valid, "popped an empty ejection buffer")
+  `CANOPY_ASSERT(a_gcnt_spacing, !(gcnt_upd_q && state_q == SDecide),
+                 "per-target get count read while the previous one is written")
   `CANOPY_ASSERT(a_ring_bound, ej_entries_i == '0 || ring_used <= ej_entries_i,
                  "more ejection ring entries outstanding than the ring holds")
 endmodule

@@ -3,7 +3,8 @@
 // Interface contract (purely combinational)
 //   - word0_i is header word 0 (the head flit's low 64 bits); vc_i the VC it arrived on.
 //   - bad_type_o: a type this router does not implement, or not on this VC (point-to-point
-//     types on P2P_LO/P2P_HI, broadcasts on COLL_DOWN, reduce contributions on COLL_UP);
+//     types -- PUT, ACK, CONFIG, BCAST_REQ, GET, GET_RESP -- on P2P_LO/P2P_HI, broadcasts
+//     on COLL_DOWN, reduce contributions on COLL_UP);
 //     bad_dst_o: a destination outside
 //     the torus (a coordinate >= its dimension's size, or nonzero in a dimension the router
 //     does not have); bad_len_o: len above canopy_pkg::MaxPayloadBytes.
@@ -46,7 +47,8 @@ module canopy_hdr_check #(
   // unit exists.
   wire logic p2p_vc  = vc_i == VcW'(canopy_pkg::VcP2pLo) || vc_i == VcW'(canopy_pkg::VcP2pHi);
   wire logic p2p_ok  = hdr.ptype == canopy_pkg::PKT_PUT || hdr.ptype == canopy_pkg::PKT_ACK
-                       || hdr.ptype == canopy_pkg::PKT_CONFIG || hdr.ptype == canopy_pkg::PKT_BCAST_REQ;
+                       || hdr.ptype == canopy_pkg::PKT_CONFIG || hdr.ptype == canopy_pkg::PKT_BCAST_REQ
+                       || hdr.ptype == canopy_pkg::PKT_GET || hdr.ptype == canopy_pkg::PKT_GET_RESP;
   wire logic down_ok = vc_i == VcW'(canopy_pkg::VcCollDown) && hdr.ptype == canopy_pkg::PKT_BCAST;
   wire logic up_ok   = vc_i == VcW'(canopy_pkg::VcCollUp) && hdr.ptype == canopy_pkg::PKT_REDUCE;
   assign bad_type_o = !((p2p_vc && p2p_ok) || down_ok || up_ok);

@@ -1,16 +1,21 @@
 // canopy_host_if: the host interface of one node (docs/host-interface.md): BAR0 registers
 // and injection ring behind an AXI4 slave, ejection into host memory through an AXI4
-// write master, acknowledgements, and the writeback block.
+// master's write channels, acknowledgements, the writeback block, and one-sided gets
+// served from host memory through the same master's read channels.
 //
 // Interface contract
 //   - s_axi_*: AXI4 slave, BAR0 (canopy_axi_slave): CSRs at 0x0000 (docs/register-map.md),
 //     injection ring window at 0x8000. Every response OKAY; refusals are counted.
-//   - m_axi_*: AXI4 write master into host memory (canopy_dma_writer): DMA window,
-//     ejection ring, writeback block. 64-bit address and data, INCR bursts of <= 16 beats
-//     never crossing 4 KiB, one ID, <= 8 bursts outstanding.
+//   - m_axi_aw*/w*/b*: AXI4 write channels into host memory (canopy_dma_writer): DMA
+//     window, ejection ring, writeback block, completion areas. 64-bit address and data,
+//     INCR bursts of <= 16 beats never crossing 4 KiB, one ID, <= 8 bursts outstanding.
+//   - m_axi_ar*/r*: AXI4 read channels from host memory (canopy_get_server): the window's
+//     bytes asked for by GET requests. Same burst rules, one ID, at most GetBufWords words
+//     outstanding, RREADY always high. Read and write channels are independent (AXI); a
+//     request's reads start only after every DMA write issued before it has been answered.
 //   - inj_* / inj_credit_i: into the router's local input (the router's rx side), under
 //     the router's credits (LocalBufDepth per VC out of reset); the injector's packets on
-//     their descriptor's VC, ACK packets on P2P_HI, never interleaved.
+//     their descriptor's VC, ACK and GET_RESP packets on P2P_HI, never interleaved.
 //   - ej_* / ej_credit_o: the router's local output (its tx side); the router starts with
 //     EjectCredits credits per VC, one returned per flit consumed.
 //   - my_coord_i / torus_size_i: as for the router (static while out of reset); shown in
@@ -24,9 +29,10 @@
 // in practice).
 //
 // Blocks: canopy_axi_slave -> canopy_csr (registers) and canopy_inj_ring (ring RAM,
-// doorbell, injector) -> canopy_inj_mux (with canopy_ack_table's ACK generator) -> router;
-// router -> canopy_ejector -> canopy_dma_writer (shared with canopy_writeback, requests
-// arbitrated round-robin) -> host. Doorbell strobes from canopy_csr are delayed one cycle
+// doorbell, injector) -> canopy_inj_mux (with canopy_ack_table's ACK generator and
+// canopy_get_server's responses) -> router; router -> canopy_ejector -> canopy_dma_writer
+// (shared with canopy_writeback, requests arbitrated round-robin) -> host; GET requests
+// from the ejector -> canopy_get_table -> canopy_get_server -> host (reads) -> router. Doorbell strobes from canopy_csr are delayed one cycle
 // so that the blocks see the register's new value with them.
 `default_nettype none
 `include "canopy_assert.svh"
@@ -43,6 +49,8 @@ module canopy_host_if #(
   parameter int unsigned BuildDate     = 0,    /// BUILD.date: decimal YYYYMMDD
   parameter int unsigned AxiIdWidth    = 4,    /// AXI ID bits, slave and master
   parameter int unsigned NumTrees      = 16,   /// the router's collective trees (CAPS.trees)
+  parameter int unsigned GetSlots      = 2,    /// GET requests held per source node (CAPS_GET.slots), 1..3
+  parameter int unsigned GetBufWords   = 256,  /// get read data buffer, 64-bit words, a power of two 64..4096
   localparam int unsigned VcW = $clog2(NumVcs)
 ) (
   input  wire logic                                                    clk_i,
@@ -98,6 +106,21 @@ module canopy_host_if #(
   input  wire logic [1:0]            m_axi_bresp_i,
   input  wire logic                  m_axi_bvalid_i,
   output logic                       m_axi_bready_o,
+  output logic      [AxiIdWidth-1:0] m_axi_arid_o,
+  output logic      [63:0]           m_axi_araddr_o,
+  output logic      [7:0]            m_axi_arlen_o,
+  output logic      [2:0]            m_axi_arsize_o,
+  output logic      [1:0]            m_axi_arburst_o,
+  output logic      [3:0]            m_axi_arcache_o,
+  output logic      [2:0]            m_axi_arprot_o,
+  output logic                       m_axi_arvalid_o,
+  input  wire logic                  m_axi_arready_i,
+  input  wire logic [AxiIdWidth-1:0] m_axi_rid_i,
+  input  wire logic [63:0]           m_axi_rdata_i,
+  input  wire logic [1:0]            m_axi_rresp_i,
+  input  wire logic                  m_axi_rlast_i,
+  input  wire logic                  m_axi_rvalid_i,
+  output logic                       m_axi_rready_o,
 
   output logic                       inj_valid_o,
   output logic      [FlitWidth-1:0]  inj_flit_o,
@@ -130,6 +153,7 @@ module canopy_host_if #(
   localparam int unsigned TagW        = canopy_host_pkg::DmaTagBits;
   localparam int unsigned LenW        = canopy_host_pkg::DmaLenBits;
   localparam int unsigned CntW        = canopy_host_pkg::AckCountBits;
+  localparam int unsigned GetIdW      = $clog2(MaxNodes);
 
   `CANOPY_STATIC_ASSERT(gen_dims_check, NumDims >= 1 && NumDims <= canopy_pkg::MaxDims,
                         "NumDims must be 1..4")
@@ -140,7 +164,11 @@ module canopy_host_if #(
                         && canopy_host_pkg::InjWindowWords * 8
                            == canopy_regs_pkg::BarBytes - canopy_regs_pkg::InjWindowOffset
                         && (1 << canopy_host_pkg::DmaLenBits) > canopy_pkg::MaxPayloadBytes
-                        && 2 * canopy_host_pkg::AckCountBits == canopy_pkg::HdrOffsetBits,
+                        && 2 * canopy_host_pkg::AckCountBits == canopy_pkg::HdrOffsetBits
+                        && canopy_host_pkg::GetEntryBits == canopy_pkg::HdrSrcBits + 12 + 2
+                           + 2 * canopy_pkg::HdrOffsetBits + canopy_pkg::GetReqGetLenBits
+                        && canopy_pkg::GetReqReplyOffsetBits == canopy_pkg::HdrOffsetBits
+                        && MaxNodes <= 4096,
                         "canopy_host_pkg disagrees with canopy_pkg / canopy_regs_pkg")
 
   // ---------------------------------------------------------------- AXI slave, CSRs
@@ -198,11 +226,18 @@ module canopy_host_if #(
   localparam int unsigned CRxBcasts     = 15;
   localparam int unsigned CReducesSent  = 16;
   localparam int unsigned CReducesDone  = 17;
-  localparam int unsigned NumCnt        = 18;
+  localparam int unsigned CErrGetBounds = 18;
+  localparam int unsigned CErrGetDropped = 19;
+  localparam int unsigned CGetsServed   = 20;
+  localparam int unsigned CGetResps     = 21;
+  localparam int unsigned CGetsDone     = 22;
+  localparam int unsigned CGetsFailed   = 23;
+  localparam int unsigned NumCnt        = 24;
   logic [NumCnt-1:0][63:0]   cnt_q;
   logic [NumCnt-1:0][CntW-1:0] cnt_inc;
 
-  logic [63:0] reg_id, reg_build, reg_caps, reg_rings, reg_topo, reg_status;
+  logic [63:0] reg_id, reg_build, reg_caps, reg_rings, reg_topo, reg_status, reg_caps_get;
+  logic [63:0] get_wb_base;
   logic [63:0] win_base, win_size, ej_base, ej_entries, ej_head, wb_base, inj_tail;
   logic        ej_head_we, inj_tail_we, ej_head_we_q, inj_tail_we_q;
   logic [63:0] tree_sel, tree_entry, coll_wb_base;
@@ -224,6 +259,14 @@ module canopy_host_if #(
     .id_i             (reg_id),
     .build_i          (reg_build),
     .caps_i           (reg_caps),
+    .caps_get_i       (reg_caps_get),
+    .get_wb_base_o    (get_wb_base),
+    .err_get_bounds_i (cnt_q[CErrGetBounds]),
+    .err_get_dropped_i(cnt_q[CErrGetDropped]),
+    .gets_served_i    (cnt_q[CGetsServed]),
+    .get_resps_i      (cnt_q[CGetResps]),
+    .gets_done_i      (cnt_q[CGetsDone]),
+    .gets_failed_i    (cnt_q[CGetsFailed]),
     .rings_i          (reg_rings),
     .topo_i           (reg_topo),
     .status_i         (reg_status),
@@ -319,6 +362,10 @@ module canopy_host_if #(
     reg_caps[canopy_regs_pkg::CapsFlitBitsLsb   +: canopy_regs_pkg::CapsFlitBitsWidth]   = 10'(FlitWidth);
     reg_caps[canopy_regs_pkg::CapsVcsLsb        +: canopy_regs_pkg::CapsVcsWidth]        = 6'(NumVcs);
 
+    reg_caps_get = '0;
+    reg_caps_get[canopy_regs_pkg::CapsGetSlotsLsb    +: canopy_regs_pkg::CapsGetSlotsWidth]    = 8'(GetSlots);
+    reg_caps_get[canopy_regs_pkg::CapsGetMaxBytesLsb +: canopy_regs_pkg::CapsGetMaxBytesWidth] = 24'(canopy_pkg::MaxGetBytes);
+
     reg_rings = '0;
     reg_rings[canopy_regs_pkg::RingsInjWordsLsb     +: canopy_regs_pkg::RingsInjWordsWidth]     = 32'(InjRingWords);
     reg_rings[canopy_regs_pkg::RingsEjEntryBytesLsb +: canopy_regs_pkg::RingsEjEntryBytesWidth]
@@ -393,19 +440,74 @@ module canopy_host_if #(
   );
   wire logic unused_ack_busy = ack_busy;
 
+  // ---------------------------------------------------------------- gets served here
+  logic                  gpush_valid, gpush_ok, gmark, ghead_valid, ghead_take, gback_valid;
+  logic                  gback_ready, gretire, gtable_busy, gserver_busy, ev_get_served;
+  logic [GetIdW-1:0]     gpush_idx;
+  logic [11:0]           gretire_idx;
+  canopy_host_pkg::get_entry_t gpush_entry, ghead, gback;
+  logic                  srv_out_valid, srv_out_ready, srv_out_last;
+  logic [63:0]           srv_out_flit;
+  logic [VcW-1:0]        srv_out_vc;
+
+  canopy_get_table #(.MaxNodes(MaxNodes), .Slots(GetSlots)) u_get_table (
+    .clk_i,
+    .rst_i,
+    .push_valid_i (gpush_valid),
+    .push_idx_i   (gpush_idx),
+    .push_entry_i (gpush_entry),
+    .push_ok_o    (gpush_ok),
+    .mark_i       (gmark),
+    .head_valid_o (ghead_valid),
+    .head_o       (ghead),
+    .head_take_i  (ghead_take),
+    .back_valid_i (gback_valid),
+    .back_ready_o (gback_ready),
+    .back_i       (gback),
+    .retire_i     (gretire),
+    .retire_idx_i (GetIdW'(gretire_idx)),
+    .busy_o       (gtable_busy)
+  );
+  wire logic unused_get_busy = ^{gtable_busy, gserver_busy, gretire_idx};
+
+  canopy_get_server #(.NumVcs(NumVcs), .BufWords(GetBufWords), .AxiIdWidth(AxiIdWidth)) u_get_server (
+    .clk_i,
+    .rst_i,
+    .my_coord_i,
+    .win_base_i   (win_base),
+    .head_valid_i (ghead_valid),
+    .head_i       (ghead),
+    .head_take_o  (ghead_take),
+    .back_valid_o (gback_valid),
+    .back_ready_i (gback_ready),
+    .back_o       (gback),
+    .retire_o     (gretire),
+    .retire_idx_o (gretire_idx),
+    .m_axi_arid_o, .m_axi_araddr_o, .m_axi_arlen_o, .m_axi_arsize_o, .m_axi_arburst_o,
+    .m_axi_arcache_o, .m_axi_arprot_o, .m_axi_arvalid_o, .m_axi_arready_i,
+    .m_axi_rid_i, .m_axi_rdata_i, .m_axi_rresp_i, .m_axi_rlast_i, .m_axi_rvalid_i, .m_axi_rready_o,
+    .out_valid_o  (srv_out_valid),
+    .out_ready_i  (srv_out_ready),
+    .out_flit_o   (srv_out_flit),
+    .out_last_o   (srv_out_last),
+    .out_vc_o     (srv_out_vc),
+    .served_o     (ev_get_served),
+    .busy_o       (gserver_busy)
+  );
+
   canopy_inj_mux #(
-    .NumIn     (2),
+    .NumIn     (3),
     .NumVcs    (NumVcs),
     .FlitWidth (FlitWidth),
     .Credits   (LocalBufDepth)
   ) u_inj_mux (
     .clk_i,
     .rst_i,
-    .in_valid_i  ({ack_out_valid, inj_out_valid}),
-    .in_ready_o  ({ack_out_ready, inj_out_ready}),
-    .in_flit_i   ({ack_out_flit, inj_out_flit}),
-    .in_last_i   ({ack_out_last, inj_out_last}),
-    .in_vc_i     ({ack_out_vc, inj_out_vc}),
+    .in_valid_i  ({srv_out_valid, ack_out_valid, inj_out_valid}),
+    .in_ready_o  ({srv_out_ready, ack_out_ready, inj_out_ready}),
+    .in_flit_i   ({srv_out_flit, ack_out_flit, inj_out_flit}),
+    .in_last_i   ({srv_out_last, ack_out_last, inj_out_last}),
+    .in_vc_i     ({srv_out_vc, ack_out_vc, inj_out_vc}),
     .rx_valid_o  (inj_valid_o),
     .rx_flit_o   (inj_flit_o),
     .rx_last_o   (inj_last_o),
@@ -424,8 +526,13 @@ module canopy_host_if #(
   logic            ev_ej_doorbell;
   logic [CntW-1:0] acked_add, failed_add;
 
-  logic ev_rx_bcast, ev_result;
-  canopy_ejector #(.NumVcs(NumVcs), .EjectCredits(EjectCredits), .NumTrees(NumTrees)) u_ejector (
+  logic ev_rx_bcast, ev_result, ev_get_resp, ev_get_done, ev_get_failed, ev_get_bounds, ev_get_dropped;
+  canopy_ejector #(
+    .NumVcs       (NumVcs),
+    .EjectCredits (EjectCredits),
+    .NumTrees     (NumTrees),
+    .MaxNodes     (MaxNodes)
+  ) u_ejector (
     .clk_i,
     .rst_i,
     .ej_valid_i,
@@ -466,6 +573,18 @@ module canopy_host_if #(
     .rx_bcast_o       (ev_rx_bcast),
     .result_o         (ev_result),
     .my_coord_i,
+    .torus_size_i,
+    .get_wb_base_i    (get_wb_base),
+    .gpush_valid_o    (gpush_valid),
+    .gpush_idx_o      (gpush_idx),
+    .gpush_entry_o    (gpush_entry),
+    .gpush_ok_i       (gpush_ok),
+    .gmark_o          (gmark),
+    .get_resp_o       (ev_get_resp),
+    .get_done_o       (ev_get_done),
+    .get_failed_o     (ev_get_failed),
+    .err_get_bounds_o (ev_get_bounds),
+    .err_get_dropped_o(ev_get_dropped),
     .err_tree_write_o (ev_tree_refused_cfg),
     .ej_written_o     (ev_ej_written),
     .acked_add_o      (acked_add),
@@ -489,6 +608,8 @@ module canopy_host_if #(
     .puts_failed_i (cnt_q[CPutsFailed]),
     .rx_puts_i     (cnt_q[CRxPuts]),
     .ej_written_i  (cnt_q[CEjWritten]),
+    .gets_done_i   (cnt_q[CGetsDone]),
+    .gets_failed_i (cnt_q[CGetsFailed]),
     .req_valid_o   (wb_req_valid),
     .req_ready_i   (wb_req_ready),
     .req_addr_o    (wb_req_addr),
@@ -599,6 +720,12 @@ module canopy_host_if #(
     cnt_inc[CRxBcasts]     = CntW'(ev_rx_bcast);
     cnt_inc[CReducesSent]  = CntW'(ev_reduce_sent);
     cnt_inc[CReducesDone]  = CntW'(ev_result);
+    cnt_inc[CErrGetBounds] = CntW'(ev_get_bounds);
+    cnt_inc[CErrGetDropped] = CntW'(ev_get_dropped);
+    cnt_inc[CGetsServed]   = CntW'(ev_get_served);
+    cnt_inc[CGetResps]     = CntW'(ev_get_resp);
+    cnt_inc[CGetsDone]     = CntW'(ev_get_done);
+    cnt_inc[CGetsFailed]   = CntW'(ev_get_failed);
   end
 
   always_ff @(posedge clk_i) begin

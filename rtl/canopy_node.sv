@@ -4,8 +4,9 @@
 // Interface contract
 //   - s_axi_*: AXI4 slave, the host's BAR0 (64 KiB: CSRs at 0x0000, injection ring window
 //     at 0x8000; see docs/host-interface.md and docs/register-map.md).
-//   - m_axi_*: AXI4 master into host memory, write channels only (aw/w/b): DMA window,
-//     ejection ring, writeback block.
+//   - m_axi_*: AXI4 master into host memory: write channels (aw/w/b) for the DMA window,
+//     ejection ring, writeback block and completion areas; read channels (ar/r) for the
+//     window's bytes that GET requests ask for (RREADY always high).
 //   - tx_* / rx_*: the 2*NumDims link ports, with the router's names and link protocol
 //     (see canopy_router), index 2d toward + in dimension d, 2d+1 toward -: the router's
 //     ports without the local one. Credits start full out of reset: LinkBufDepth per VC
@@ -73,7 +74,7 @@ module canopy_node #(
   output logic                       s_axi_rvalid_o,
   input  wire logic                  s_axi_rready_i,
 
-  // AXI4 master (host memory), write channels
+  // AXI4 master (host memory)
   output logic      [AxiIdWidth-1:0] m_axi_awid_o,
   output logic      [63:0]           m_axi_awaddr_o,
   output logic      [7:0]            m_axi_awlen_o,
@@ -92,6 +93,21 @@ module canopy_node #(
   input  wire logic [1:0]            m_axi_bresp_i,
   input  wire logic                  m_axi_bvalid_i,
   output logic                       m_axi_bready_o,
+  output logic      [AxiIdWidth-1:0] m_axi_arid_o,
+  output logic      [63:0]           m_axi_araddr_o,
+  output logic      [7:0]            m_axi_arlen_o,
+  output logic      [2:0]            m_axi_arsize_o,
+  output logic      [1:0]            m_axi_arburst_o,
+  output logic      [3:0]            m_axi_arcache_o,
+  output logic      [2:0]            m_axi_arprot_o,
+  output logic                       m_axi_arvalid_o,
+  input  wire logic                  m_axi_arready_i,
+  input  wire logic [AxiIdWidth-1:0] m_axi_rid_i,
+  input  wire logic [63:0]           m_axi_rdata_i,
+  input  wire logic [1:0]            m_axi_rresp_i,
+  input  wire logic                  m_axi_rlast_i,
+  input  wire logic                  m_axi_rvalid_i,
+  output logic                       m_axi_rready_o,
 
   // links (the router's ports 0..2*NumDims-1)
   input  wire logic [NumLinks-1:0]                 rx_valid_i,
@@ -219,6 +235,9 @@ module canopy_node #(
     .m_axi_awcache_o, .m_axi_awprot_o, .m_axi_awvalid_o, .m_axi_awready_i,
     .m_axi_wdata_o, .m_axi_wstrb_o, .m_axi_wlast_o, .m_axi_wvalid_o, .m_axi_wready_i,
     .m_axi_bid_i, .m_axi_bresp_i, .m_axi_bvalid_i, .m_axi_bready_o,
+    .m_axi_arid_o, .m_axi_araddr_o, .m_axi_arlen_o, .m_axi_arsize_o, .m_axi_arburst_o,
+    .m_axi_arcache_o, .m_axi_arprot_o, .m_axi_arvalid_o, .m_axi_arready_i,
+    .m_axi_rid_i, .m_axi_rdata_i, .m_axi_rresp_i, .m_axi_rlast_i, .m_axi_rvalid_i, .m_axi_rready_o,
     .inj_valid_o    (inj_valid),
     .inj_flit_o     (inj_flit),
     .inj_last_o     (inj_last),

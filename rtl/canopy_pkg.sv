@@ -10,6 +10,7 @@ package canopy_pkg;
   localparam int unsigned HeaderBits      = 128;
   localparam int unsigned WordBits        = 64;
   localparam int unsigned MaxPayloadBytes = 256;
+  localparam int unsigned MaxGetBytes     = 65536;
   localparam int unsigned CoordBits       = 4;
   localparam int unsigned MaxDims         = 4;
 
@@ -31,7 +32,9 @@ package canopy_pkg;
     PKT_BCAST_REQ = 4'd3,  // broadcast request: sent point-to-point to the root of `tree` (dst = the root), which broadcasts it down
     PKT_REDUCE = 4'd4,  // reduce contribution travelling up a tree on COLL_UP, hop by hop; `len` bytes of `dtype` elements (0: a barrier), combined with `op` per (tree, rid); the result goes down the tree as a BCAST with rflags RESULT
     PKT_CONFIG = 4'd5,  // configuration packet (Mini Packet): point-to-point; the destination writes tree entry `tree` := `offset` bits 31..0 (ACK_REQ: acknowledged, refused entries as failed)
-    PKT_ACK = 4'd6  // acknowledgement of puts: `offset` bits 19..0 count acknowledged puts, bits 39..20 how many of them were refused
+    PKT_ACK = 4'd6,  // acknowledgement of puts: `offset` bits 19..0 count acknowledged puts, bits 39..20 how many of them were refused
+    PKT_GET = 4'd7,  // one-sided read request, point-to-point from the requester (src) to the target (dst): `get_len` bytes at `offset` in the target's window, to be written at `reply_offset` in the requester's window (both in the one payload word below, `len` = 8); the target's host interface answers with GET_RESP packets, without its software
+    PKT_GET_RESP = 4'd8  // data of a GET, point-to-point from the target back to the requester: `len` bytes written at `offset` in the destination's window like a PUT; flag LAST marks the get's final response, rflag FAILED a refused get (no payload)
   } pkt_type_e;
 
   typedef enum logic [2:0] {
@@ -53,9 +56,10 @@ package canopy_pkg;
   localparam int unsigned FlagAckReq = 0;  // PUT: the target acknowledges the put once its data is in memory
   localparam int unsigned FlagNotify = 1;  // PUT, BCAST: the target also reports the arrival in its ejection ring
   localparam int unsigned FlagSkipSrc = 2;  // BCAST_REQ/BCAST: the source node's memory is left untouched (its host interface still counts its copy)
+  localparam int unsigned FlagLast = 3;  // GET_RESP: the final response of its get; the requester counts the get complete once this one is written
   // Bits of the header's rflags field.
   localparam int unsigned RflagAll = 0;  // REDUCE: the result goes to every member (allreduce, barrier); else only `dst` writes it
-  localparam int unsigned RflagFailed = 1;  // result BCAST: the reduce failed (contributions disagreed or were duplicated); its payload is not written
+  localparam int unsigned RflagFailed = 1;  // result BCAST: the reduce failed (contributions disagreed or were duplicated); its payload is not written. GET_RESP (with LAST, len 0): the target refused the get
   localparam int unsigned RflagResult = 2;  // BCAST: this is the result of reduce `rid` (the host interface reports it per (tree, rid))
 
   // The header as one 128-bit value: word 1 in bits [127:64], word 0 in [63:0].
@@ -89,6 +93,15 @@ package canopy_pkg;
     logic            root;  // this node is the tree's root (no parent)
     logic            valid;  // the entry is in use; a packet for an invalid entry is dropped and counted
   } tree_entry_t;
+
+  // The payload word of a GET request.
+  typedef struct packed {
+    logic [6:0]      rsvd0;
+    logic [16:0]     get_len;  // bytes requested, 1..max_get_bytes; any other value is refused
+    logic [39:0]     reply_offset;  // where the data goes: byte offset in the requester's window
+  } get_req_t;
+  localparam int unsigned GetReqReplyOffsetBits = 40;
+  localparam int unsigned GetReqGetLenBits = 17;
 
   // Field widths, for counters and comparisons sized like a field.
   localparam int unsigned HdrPtypeBits = 4;

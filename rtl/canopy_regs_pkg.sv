@@ -13,7 +13,7 @@ package canopy_regs_pkg;
   localparam logic [31:0] Magic           = 32'h43504E59;
   localparam int unsigned BlockType       = 1;
   localparam int unsigned VersionMajor    = 1;
-  localparam int unsigned VersionMinor    = 0;
+  localparam int unsigned VersionMinor    = 1;
 
   localparam int unsigned RegId = 'h000;
   localparam int unsigned IdMagicLsb = 0, IdMagicWidth = 32;
@@ -46,6 +46,9 @@ package canopy_regs_pkg;
   localparam int unsigned StatusInjBusyLsb = 3, StatusInjBusyWidth = 1;
   localparam int unsigned StatusEjFullLsb = 4, StatusEjFullWidth = 1;
   localparam int unsigned StatusTreeRefusedLsb = 5, StatusTreeRefusedWidth = 1;
+  localparam int unsigned RegCapsGet = 'h030;
+  localparam int unsigned CapsGetSlotsLsb = 0, CapsGetSlotsWidth = 8;
+  localparam int unsigned CapsGetMaxBytesLsb = 8, CapsGetMaxBytesWidth = 24;
   localparam int unsigned RegWinBase = 'h040;
   localparam int unsigned RegWinSize = 'h048;
   localparam int unsigned RegEjBase = 'h050;
@@ -58,6 +61,7 @@ package canopy_regs_pkg;
   localparam int unsigned RegTreeEntry = 'h088;
   localparam int unsigned RegTreeRead = 'h090;
   localparam int unsigned RegCollWbBase = 'h098;
+  localparam int unsigned RegGetWbBase = 'h0A0;
   localparam int unsigned RegErrBadType = 'h100;
   localparam int unsigned RegErrBadDst = 'h108;
   localparam int unsigned RegErrBadLen = 'h110;
@@ -71,6 +75,8 @@ package canopy_regs_pkg;
   localparam int unsigned RegErrCollDir = 'h150;
   localparam int unsigned RegErrCollTree = 'h158;
   localparam int unsigned RegErrReduce = 'h160;
+  localparam int unsigned RegErrGetBounds = 'h168;
+  localparam int unsigned RegErrGetDropped = 'h170;
   localparam int unsigned RegTxPkts = 'h180;
   localparam int unsigned RegTxFlits = 'h188;
   localparam int unsigned RegRxPkts = 'h190;
@@ -81,6 +87,10 @@ package canopy_regs_pkg;
   localparam int unsigned RegRxBcasts = 'h1B8;
   localparam int unsigned RegReducesSent = 'h1C0;
   localparam int unsigned RegReducesDone = 'h1C8;
+  localparam int unsigned RegGetsServed = 'h1D0;
+  localparam int unsigned RegGetResps = 'h1D8;
+  localparam int unsigned RegGetsDone = 'h1E0;
+  localparam int unsigned RegGetsFailed = 'h1E8;
 endpackage
 /* verilator lint_on UNUSEDPARAM */
 

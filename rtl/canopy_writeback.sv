@@ -2,10 +2,11 @@
 //
 // Interface contract
 //   - wb_base_i: WB_BASE (0 = no writeback). The values watched: INJ_HEAD, PUTS_ACKED,
-//     PUTS_FAILED, RX_PUTS and the ejection ring entries written (block words 0..4; words
-//     5..7 are written as 0). Word 1 packs PUTS_ACKED (bits 39..0) with PUTS_FAILED (bits
-//     63..40) in one word: an aligned 8-byte write is seen whole, so a host that sees its
-//     puts acknowledged sees their refusals in the same read (a burst's words may become
+//     PUTS_FAILED, RX_PUTS, the ejection ring entries written, GETS_DONE and GETS_FAILED
+//     (block words 0..5; words 6..7 are written as 0). Word 1 packs PUTS_ACKED (bits
+//     39..0) with PUTS_FAILED (bits 63..40) in one word, and word 5 GETS_DONE with
+//     GETS_FAILED likewise: an aligned 8-byte write is seen whole, so a host that sees its
+//     puts (gets) complete sees their refusals in the same read (a burst's words may become
 //     visible one after another).
 //   - Whenever a watched value differs from what was last written (or WB_BASE has changed
 //     since), and WB_BASE != 0, and no writeback is in flight, the values are latched and
@@ -26,6 +27,8 @@ module canopy_writeback (
   input  wire logic [63:0] puts_failed_i,
   input  wire logic [63:0] rx_puts_i,
   input  wire logic [63:0] ej_written_i,
+  input  wire logic [63:0] gets_done_i,
+  input  wire logic [63:0] gets_failed_i,
 
   output logic             req_valid_o,
   input  wire logic        req_ready_i,
@@ -35,7 +38,7 @@ module canopy_writeback (
   output logic      [63:0] data_o,
   input  wire logic        done_i
 );
-  localparam int unsigned NumVals = 5;
+  localparam int unsigned NumVals = 6;
 
   typedef enum logic [1:0] { WIdle, WReq, WFlight } state_e;
   state_e state_q;
@@ -44,9 +47,10 @@ module canopy_writeback (
   logic [63:0]              base_q;         // WB_BASE they were written to
   logic [3:0]               idx_q;          // words handed to the writer
 
-  assign vals  = {ej_written_i, rx_puts_i, puts_failed_i, {puts_failed_i[23:0], puts_acked_i[39:0]},
-                  inj_head_i};
-  wire logic [23:0] unused_acked_high = puts_acked_i[63:40];  // 40 bits outlast any run
+  assign vals  = {{gets_failed_i[23:0], gets_done_i[39:0]}, ej_written_i, rx_puts_i, puts_failed_i,
+                  {puts_failed_i[23:0], puts_acked_i[39:0]}, inj_head_i};
+  // 40 bits outlast any run; the failed counts are a subset of them.
+  wire logic unused_high = ^{puts_acked_i[63:40], gets_done_i[63:40], gets_failed_i[63:24]};
 
   wire logic start = state_q == WIdle && wb_base_i != '0 && (vals != snap_q || wb_base_i != base_q);
 

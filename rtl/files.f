@@ -19,6 +19,9 @@ rtl/canopy_axi_slave.sv
 rtl/canopy_inj_ring.sv
 rtl/canopy_inj_mux.sv
 rtl/canopy_ack_table.sv
+rtl/canopy_node_index.sv
+rtl/canopy_get_table.sv
+rtl/canopy_get_server.sv
 rtl/canopy_dma_writer.sv
 rtl/canopy_ej_buffer.sv
 rtl/canopy_ejector.sv

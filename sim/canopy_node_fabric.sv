@@ -3,8 +3,9 @@
 //
 // Interface contract
 //   - Node n sits at the coordinates canopy_torus_links gives it and is cabled the same way.
-//   - Each node's AXI4 slave (BAR0) and AXI4 master (DMA) are brought out as arrays indexed
-//     by node, with the node's own signal names: s_axi_<ch>_i[n], m_axi_<ch>_o[n], ...
+//   - Each node's AXI4 slave (BAR0) and AXI4 master (DMA writes, and the reads that serve
+//     gets) are brought out as arrays indexed by node, with the node's own signal names:
+//     s_axi_<ch>_i[n], m_axi_<ch>_o[n], ...
 //     The co-simulation harness (sim/cosim/) plays every node's PCIe side on them.
 `default_nettype none
 
@@ -82,7 +83,7 @@ module canopy_node_fabric #(
   output logic      [NumNodes-1:0][63:0]  s_axi_rdata_o,
   output logic      [NumNodes-1:0][1:0]   s_axi_rresp_o,
   output logic      [NumNodes-1:0]        s_axi_rlast_o,
-  // AXI4 master per node (DMA writes into host memory)
+  // AXI4 master per node (DMA writes into host memory, reads out of it)
   output logic      [NumNodes-1:0]        m_axi_awvalid_o,
   input  wire logic [NumNodes-1:0]        m_axi_awready_i,
   output logic      [NumNodes-1:0][63:0]  m_axi_awaddr_o,
@@ -96,7 +97,18 @@ module canopy_node_fabric #(
   output logic      [NumNodes-1:0]        m_axi_wlast_o,
   input  wire logic [NumNodes-1:0]        m_axi_bvalid_i,
   output logic      [NumNodes-1:0]        m_axi_bready_o,
-  input  wire logic [NumNodes-1:0][1:0]   m_axi_bresp_i
+  input  wire logic [NumNodes-1:0][1:0]   m_axi_bresp_i,
+  output logic      [NumNodes-1:0]        m_axi_arvalid_o,
+  input  wire logic [NumNodes-1:0]        m_axi_arready_i,
+  output logic      [NumNodes-1:0][63:0]  m_axi_araddr_o,
+  output logic      [NumNodes-1:0][7:0]   m_axi_arlen_o,
+  output logic      [NumNodes-1:0][2:0]   m_axi_arsize_o,
+  output logic      [NumNodes-1:0][1:0]   m_axi_arburst_o,
+  input  wire logic [NumNodes-1:0]        m_axi_rvalid_i,
+  output logic      [NumNodes-1:0]        m_axi_rready_o,
+  input  wire logic [NumNodes-1:0][63:0]  m_axi_rdata_i,
+  input  wire logic [NumNodes-1:0][1:0]   m_axi_rresp_i,
+  input  wire logic [NumNodes-1:0]        m_axi_rlast_i
 );
   canopy_pkg::coords_t [NumNodes-1:0]                      coord;
   logic [canopy_pkg::MaxDims-1:0][canopy_pkg::CoordBits:0] torus_size;
@@ -124,9 +136,9 @@ module canopy_node_fabric #(
   localparam int unsigned IdW = 4;
 
   for (genvar n = 0; n < NumNodes; n++) begin : gen_node
-    wire logic [IdW-1:0] unused_bid, unused_rid, unused_awid;
-    wire logic [3:0]     unused_awcache;
-    wire logic [2:0]     unused_awprot;
+    wire logic [IdW-1:0] unused_bid, unused_rid, unused_awid, unused_arid;
+    wire logic [3:0]     unused_awcache, unused_arcache;
+    wire logic [2:0]     unused_awprot, unused_arprot;
     canopy_node #(
       .NumDims       (NumDims),
       .NumVcs        (NumVcs),
@@ -150,6 +162,10 @@ module canopy_node_fabric #(
       .m_axi_awcache_o (unused_awcache),
       .m_axi_awprot_o  (unused_awprot),
       .m_axi_bid_i     ('0),
+      .m_axi_arid_o    (unused_arid),
+      .m_axi_arcache_o (unused_arcache),
+      .m_axi_arprot_o  (unused_arprot),
+      .m_axi_rid_i     ('0),
       .s_axi_awvalid_i (s_axi_awvalid_i[n]),
       .s_axi_awready_o (s_axi_awready_o[n]),
       .s_axi_awaddr_i  (s_axi_awaddr_i[n]),
@@ -189,6 +205,17 @@ module canopy_node_fabric #(
       .m_axi_bvalid_i  (m_axi_bvalid_i[n]),
       .m_axi_bready_o  (m_axi_bready_o[n]),
       .m_axi_bresp_i   (m_axi_bresp_i[n]),
+      .m_axi_arvalid_o (m_axi_arvalid_o[n]),
+      .m_axi_arready_i (m_axi_arready_i[n]),
+      .m_axi_araddr_o  (m_axi_araddr_o[n]),
+      .m_axi_arlen_o   (m_axi_arlen_o[n]),
+      .m_axi_arsize_o  (m_axi_arsize_o[n]),
+      .m_axi_arburst_o (m_axi_arburst_o[n]),
+      .m_axi_rvalid_i  (m_axi_rvalid_i[n]),
+      .m_axi_rready_o  (m_axi_rready_o[n]),
+      .m_axi_rdata_i   (m_axi_rdata_i[n]),
+      .m_axi_rresp_i   (m_axi_rresp_i[n]),
+      .m_axi_rlast_i   (m_axi_rlast_i[n]),
       .tx_valid_o      (tx_valid[n]),
       .tx_flit_o       (tx_flit[n]),
       .tx_last_o       (tx_last[n]),

@@ -31,6 +31,15 @@ def load():
         used[f["word"]].append((f["lsb"], hi, f["name"]))
         if f.get("coords") and f["width"] != fmt["coord_bits"] * fmt["max_dims"]:
             sys.exit(f"coordinate field {f['name']} must be coord_bits*max_dims wide")
+    used = 0
+    for f in spec["get_request"]:
+        m = ((1 << f["width"]) - 1) << f["lsb"]
+        if m & used or f["lsb"] + f["width"] > fmt["word_bits"]:
+            sys.exit(f"GET request field {f['name']} overlaps or overruns its word")
+        used |= m
+    glen = next(f for f in spec["get_request"] if f["name"] == "get_len")
+    if fmt["max_get_bytes"] >= 1 << glen["width"] or fmt["max_get_bytes"] % fmt["max_payload_bytes"]:
+        sys.exit("max_get_bytes must fit get_len and be a multiple of max_payload_bytes")
     return spec, fmt, words
 
 
@@ -50,10 +59,11 @@ def word_layout(spec, fmt, word):
     return out
 
 
-def entry_layout(spec):
-    """Tree entry fields from msb to lsb in a 32-bit word, gaps as reserved fields."""
-    fields = sorted(spec["tree_entry"], key=lambda f: -f["lsb"])
-    out, top, n = [], 31, 0
+def entry_layout(spec, key="tree_entry", bits=32):
+    """Fields of a `bits`-wide word (a tree entry, a GET request payload) from msb to lsb,
+    gaps as reserved fields."""
+    fields = sorted(spec[key], key=lambda f: -f["lsb"])
+    out, top, n = [], bits - 1, 0
     for f in fields:
         hi = f["lsb"] + f["width"] - 1
         if hi < top:
@@ -79,6 +89,7 @@ def gen_sv(spec, fmt, words):
          f"  localparam int unsigned HeaderBits      = {fmt['header_bits']};",
          f"  localparam int unsigned WordBits        = {fmt['word_bits']};",
          f"  localparam int unsigned MaxPayloadBytes = {fmt['max_payload_bytes']};",
+         f"  localparam int unsigned MaxGetBytes     = {fmt['max_get_bytes']};",
          f"  localparam int unsigned CoordBits       = {fmt['coord_bits']};",
          f"  localparam int unsigned MaxDims         = {fmt['max_dims']};",
          "",
@@ -131,6 +142,16 @@ def gen_sv(spec, fmt, words):
         L.append(f"    {ty:<16} {f['name']};{desc}")
     L.append("  } tree_entry_t;")
     L.append("")
+    L.append("  // The payload word of a GET request.")
+    L.append("  typedef struct packed {")
+    for f in entry_layout(spec, "get_request", fmt["word_bits"]):
+        ty = "logic" if f["width"] == 1 else f"logic [{f['width'] - 1}:0]"
+        desc = "" if f.get("rsvd") else f"  // {f['desc']}"
+        L.append(f"    {ty:<16} {f['name']};{desc}")
+    L.append("  } get_req_t;")
+    for f in spec["get_request"]:
+        L.append(f"  localparam int unsigned GetReq{camel(f['name'])}Bits = {f['width']};")
+    L.append("")
     L.append("  // Field widths, for counters and comparisons sized like a field.")
     for f in spec["fields"]:
         L.append(f"  localparam int unsigned Hdr{camel(f['name'])}Bits = {f['width']};")
@@ -149,6 +170,7 @@ def gen_c(spec, fmt, words):
          f"#define CANOPY_PKT_HEADER_BYTES {fmt['header_bits'] // 8}u",
          f"#define CANOPY_PKT_HEADER_WORDS {words}u",
          f"#define CANOPY_PKT_MAX_PAYLOAD {fmt['max_payload_bytes']}u",
+         f"#define CANOPY_MAX_GET_BYTES {fmt['max_get_bytes']}u",
          f"#define CANOPY_COORD_BITS {fmt['coord_bits']}u",
          f"#define CANOPY_MAX_DIMS {fmt['max_dims']}u",
          f"#define CANOPY_MIN_VCS {spec['link']['min_vcs']}u",
@@ -205,6 +227,22 @@ def gen_c(spec, fmt, words):
               f"static inline uint32_t canopy_tree_set_{n}(uint32_t e, uint32_t v)",
               "{",
               f"    return (e & ~(0x{mask:x}u << {f['lsb']}u)) | ((v & 0x{mask:x}u) << {f['lsb']}u);",
+              "}",
+              ""]
+    L.append("/* The payload word of a GET request. */")
+    for f in spec["get_request"]:
+        n, N = f["name"], f["name"].upper()
+        L += [f"/* {f['desc']} */",
+              f"#define CANOPY_GETREQ_{N}_LSB {f['lsb']}u",
+              f"#define CANOPY_GETREQ_{N}_WIDTH {f['width']}u",
+              f"static inline uint64_t canopy_getreq_get_{n}(uint64_t w)",
+              "{",
+              f"    return (w >> CANOPY_GETREQ_{N}_LSB) & canopy_hdr_field_mask(CANOPY_GETREQ_{N}_WIDTH);",
+              "}",
+              f"static inline uint64_t canopy_getreq_set_{n}(uint64_t w, uint64_t v)",
+              "{",
+              f"    uint64_t m = canopy_hdr_field_mask(CANOPY_GETREQ_{N}_WIDTH) << CANOPY_GETREQ_{N}_LSB;",
+              f"    return (w & ~m) | ((v << CANOPY_GETREQ_{N}_LSB) & m);",
               "}",
               ""]
     L.append("/* Coordinates packed as in the dst/src fields: dimension d in bits [4d+3:4d]. */")
@@ -267,8 +305,21 @@ def gen_md(spec, fmt, words):
     L += [f"| {fl['bit']} | `{fl['name']}` | {fl['desc']} |" for fl in spec["flags"]]
     L += ["", "## Reduce flags (`rflags`)", "", "| bit | name | meaning |", "|---|---|---|"]
     L += [f"| {fl['bit']} | `{fl['name']}` | {fl['desc']} |" for fl in spec["rflags"]]
-    L += ["", "Values 7..15 of `ptype` are unassigned. A router drops a packet whose type it does not",
+    top = max(t["value"] for t in spec["types"])
+    L += ["", f"Values {top + 1}..15 of `ptype` are unassigned. A router drops a packet whose type it does not",
           "implement and counts it (`bad type`); it is never forwarded.", "",
+          "## GET request payload", "",
+          "A `GET` carries one payload word (`len` = 8); its `offset` is the position in the target's",
+          f"window. Requests are at most {fmt['max_get_bytes']} bytes; the target answers with",
+          f"`ceil(get_len / {fmt['max_payload_bytes']})` `GET_RESP` packets in order, each with the next",
+          f"{fmt['max_payload_bytes']} bytes of the range (the last one the rest) at `reply_offset` plus",
+          "its position, the last one flagged `LAST`; a refused get is answered by one `GET_RESP` with",
+          "`LAST`, rflag `FAILED` and no payload (docs/host-interface.md).", "",
+          "| field | bits | meaning |", "|---|---|---|"]
+    for f in spec["get_request"]:
+        hi = f["lsb"] + f["width"] - 1
+        L.append(f"| `{f['name']}` | {hi}..{f['lsb']} | {f['desc']} |")
+    L += ["", "Bits not listed are reserved (sent as 0, ignored).", "",
           "## Reduce operations and element types", "",
           "| op | value |", "|---|---|"]
     L += [f"| `{o['name']}` | {o['value']} |" for o in spec["ops"]]

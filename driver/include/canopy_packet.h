@@ -8,6 +8,7 @@
 #define CANOPY_PKT_HEADER_BYTES 16u
 #define CANOPY_PKT_HEADER_WORDS 2u
 #define CANOPY_PKT_MAX_PAYLOAD 256u
+#define CANOPY_MAX_GET_BYTES 65536u
 #define CANOPY_COORD_BITS 4u
 #define CANOPY_MAX_DIMS 4u
 #define CANOPY_MIN_VCS 4u
@@ -27,6 +28,8 @@ enum {
     CANOPY_PKT_REDUCE = 4, /* reduce contribution travelling up a tree on COLL_UP, hop by hop; `len` bytes of `dtype` elements (0: a barrier), combined with `op` per (tree, rid); the result goes down the tree as a BCAST with rflags RESULT */
     CANOPY_PKT_CONFIG = 5, /* configuration packet (Mini Packet): point-to-point; the destination writes tree entry `tree` := `offset` bits 31..0 (ACK_REQ: acknowledged, refused entries as failed) */
     CANOPY_PKT_ACK = 6, /* acknowledgement of puts: `offset` bits 19..0 count acknowledged puts, bits 39..20 how many of them were refused */
+    CANOPY_PKT_GET = 7, /* one-sided read request, point-to-point from the requester (src) to the target (dst): `get_len` bytes at `offset` in the target's window, to be written at `reply_offset` in the requester's window (both in the one payload word below, `len` = 8); the target's host interface answers with GET_RESP packets, without its software */
+    CANOPY_PKT_GET_RESP = 8, /* data of a GET, point-to-point from the target back to the requester: `len` bytes written at `offset` in the destination's window like a PUT; flag LAST marks the get's final response, rflag FAILED a refused get (no payload) */
 };
 
 enum {
@@ -47,8 +50,9 @@ enum {
 #define CANOPY_FLAG_ACK_REQ (1u << 0) /* PUT: the target acknowledges the put once its data is in memory */
 #define CANOPY_FLAG_NOTIFY (1u << 1) /* PUT, BCAST: the target also reports the arrival in its ejection ring */
 #define CANOPY_FLAG_SKIP_SRC (1u << 2) /* BCAST_REQ/BCAST: the source node's memory is left untouched (its host interface still counts its copy) */
+#define CANOPY_FLAG_LAST (1u << 3) /* GET_RESP: the final response of its get; the requester counts the get complete once this one is written */
 #define CANOPY_RFLAG_ALL (1u << 0) /* REDUCE: the result goes to every member (allreduce, barrier); else only `dst` writes it */
-#define CANOPY_RFLAG_FAILED (1u << 1) /* result BCAST: the reduce failed (contributions disagreed or were duplicated); its payload is not written */
+#define CANOPY_RFLAG_FAILED (1u << 1) /* result BCAST: the reduce failed (contributions disagreed or were duplicated); its payload is not written. GET_RESP (with LAST, len 0): the target refused the get */
 #define CANOPY_RFLAG_RESULT (1u << 2) /* BCAST: this is the result of reduce `rid` (the host interface reports it per (tree, rid)) */
 
 /* packet type (table above) */
@@ -292,6 +296,33 @@ static inline uint32_t canopy_tree_get_groups(uint32_t e) { return (e >> 15u) & 
 static inline uint32_t canopy_tree_set_groups(uint32_t e, uint32_t v)
 {
     return (e & ~(0xffu << 15u)) | ((v & 0xffu) << 15u);
+}
+
+/* The payload word of a GET request. */
+/* where the data goes: byte offset in the requester's window */
+#define CANOPY_GETREQ_REPLY_OFFSET_LSB 0u
+#define CANOPY_GETREQ_REPLY_OFFSET_WIDTH 40u
+static inline uint64_t canopy_getreq_get_reply_offset(uint64_t w)
+{
+    return (w >> CANOPY_GETREQ_REPLY_OFFSET_LSB) & canopy_hdr_field_mask(CANOPY_GETREQ_REPLY_OFFSET_WIDTH);
+}
+static inline uint64_t canopy_getreq_set_reply_offset(uint64_t w, uint64_t v)
+{
+    uint64_t m = canopy_hdr_field_mask(CANOPY_GETREQ_REPLY_OFFSET_WIDTH) << CANOPY_GETREQ_REPLY_OFFSET_LSB;
+    return (w & ~m) | ((v << CANOPY_GETREQ_REPLY_OFFSET_LSB) & m);
+}
+
+/* bytes requested, 1..max_get_bytes; any other value is refused */
+#define CANOPY_GETREQ_GET_LEN_LSB 40u
+#define CANOPY_GETREQ_GET_LEN_WIDTH 17u
+static inline uint64_t canopy_getreq_get_get_len(uint64_t w)
+{
+    return (w >> CANOPY_GETREQ_GET_LEN_LSB) & canopy_hdr_field_mask(CANOPY_GETREQ_GET_LEN_WIDTH);
+}
+static inline uint64_t canopy_getreq_set_get_len(uint64_t w, uint64_t v)
+{
+    uint64_t m = canopy_hdr_field_mask(CANOPY_GETREQ_GET_LEN_WIDTH) << CANOPY_GETREQ_GET_LEN_LSB;
+    return (w & ~m) | ((v << CANOPY_GETREQ_GET_LEN_LSB) & m);
 }
 
 /* Coordinates packed as in the dst/src fields: dimension d in bits [4d+3:4d]. */

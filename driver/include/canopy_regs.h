@@ -11,7 +11,7 @@
 #define CANOPY_MAGIC 0x43504E59u
 #define CANOPY_BLOCK_TYPE 1u
 #define CANOPY_VERSION_MAJOR 1u
-#define CANOPY_VERSION_MINOR 0u
+#define CANOPY_VERSION_MINOR 1u
 
 /* identifies the block: magic, type and version, so a driver can tell it found canopy (ro) */
 #define CANOPY_REG_ID 0x000u
@@ -75,6 +75,12 @@
 #define CANOPY_STATUS_EJ_FULL_WIDTH 1u
 #define CANOPY_STATUS_TREE_REFUSED_LSB 5u
 #define CANOPY_STATUS_TREE_REFUSED_WIDTH 1u
+/* one-sided gets: the bound on requests this node holds per source, and the request size limit (ro) */
+#define CANOPY_REG_CAPS_GET 0x030u
+#define CANOPY_CAPS_GET_SLOTS_LSB 0u
+#define CANOPY_CAPS_GET_SLOTS_WIDTH 8u
+#define CANOPY_CAPS_GET_MAX_BYTES_LSB 8u
+#define CANOPY_CAPS_GET_MAX_BYTES_WIDTH 24u
 /* bus address of the host DMA window (8-byte aligned); remote writes land at WIN_BASE + offset (rw) */
 #define CANOPY_REG_WIN_BASE 0x040u
 /* bytes in the DMA window; 0 = no window (every arriving write is refused) (rw) */
@@ -99,6 +105,8 @@
 #define CANOPY_REG_TREE_READ 0x090u
 /* bus address of the collective completion area (8-byte aligned); 0 = none. Word t (t < 64): broadcast packets of tree t delivered (reduce results included). Word 64 + 32 t + r: results of reduce id r of tree t delivered (bits 31..0) and whether the last one failed (bit 63) (rw) */
 #define CANOPY_REG_COLL_WB_BASE 0x098u
+/* bus address of the get completion area (8-byte aligned); 0 = none, and the counts restart from 0 while it is 0. Word n (n = the target's linear node number): this node's gets that node has completed (bits 31..0), written after each one's data (rw) */
+#define CANOPY_REG_GET_WB_BASE 0x0A0u
 /* packets refused by the router: type not implemented (ro) */
 #define CANOPY_REG_ERR_BAD_TYPE 0x100u
 /* packets refused by the router: destination outside the torus (ro) */
@@ -125,6 +133,10 @@
 #define CANOPY_REG_ERR_COLL_TREE 0x158u
 /* reduce contributions refused by this router's reduce engine: operation, type or length disagreeing with the reduce's first contribution, a second contribution from the same port, an unknown operation or type, a length not a multiple of the element size, or not from a child's port or this node's host (ro) */
 #define CANOPY_REG_ERR_REDUCE 0x160u
+/* GET requests this node refused: outside its window (or no window, or get_len 0 or above CAPS_GET.max_bytes); each answered with a FAILED response (ro) */
+#define CANOPY_REG_ERR_GET_BOUNDS 0x168u
+/* GET requests this node dropped unanswered: their source already had CAPS_GET.slots requests here, the source lies outside the torus, or the request is malformed (len not 8) (ro) */
+#define CANOPY_REG_ERR_GET_DROPPED 0x170u
 /* packets this node injected into the fabric (ro) */
 #define CANOPY_REG_TX_PKTS 0x180u
 /* flits this node injected into the fabric (ro) */
@@ -145,6 +157,14 @@
 #define CANOPY_REG_REDUCES_SENT 0x1C0u
 /* reduce results delivered to this node (written, or only counted at a node that is not a plain reduce's destination) (ro) */
 #define CANOPY_REG_REDUCES_DONE 0x1C8u
+/* GET requests this node has answered (its last response sent), refused ones included (ro) */
+#define CANOPY_REG_GETS_SERVED 0x1D0u
+/* GET_RESP packets delivered to this node (ro) */
+#define CANOPY_REG_GET_RESPS 0x1D8u
+/* this node's gets completed (last response written), refused ones included (also written back) (ro) */
+#define CANOPY_REG_GETS_DONE 0x1E0u
+/* this node's gets refused by their targets (or whose last response fell outside this node's window), a subset of GETS_DONE (also written back) (ro) */
+#define CANOPY_REG_GETS_FAILED 0x1E8u
 
 /* Extract a field: CANOPY_FIELD(value, ID, MAGIC). */
 #define CANOPY_FIELD(v, reg, field) \
@@ -162,6 +182,7 @@ static inline const char *canopy_reg_name(uint32_t offset)
     case CANOPY_REG_RINGS: return "RINGS";
     case CANOPY_REG_TOPO: return "TOPO";
     case CANOPY_REG_STATUS: return "STATUS";
+    case CANOPY_REG_CAPS_GET: return "CAPS_GET";
     case CANOPY_REG_WIN_BASE: return "WIN_BASE";
     case CANOPY_REG_WIN_SIZE: return "WIN_SIZE";
     case CANOPY_REG_EJ_BASE: return "EJ_BASE";
@@ -174,6 +195,7 @@ static inline const char *canopy_reg_name(uint32_t offset)
     case CANOPY_REG_TREE_ENTRY: return "TREE_ENTRY";
     case CANOPY_REG_TREE_READ: return "TREE_READ";
     case CANOPY_REG_COLL_WB_BASE: return "COLL_WB_BASE";
+    case CANOPY_REG_GET_WB_BASE: return "GET_WB_BASE";
     case CANOPY_REG_ERR_BAD_TYPE: return "ERR_BAD_TYPE";
     case CANOPY_REG_ERR_BAD_DST: return "ERR_BAD_DST";
     case CANOPY_REG_ERR_BAD_LEN: return "ERR_BAD_LEN";
@@ -187,6 +209,8 @@ static inline const char *canopy_reg_name(uint32_t offset)
     case CANOPY_REG_ERR_COLL_DIR: return "ERR_COLL_DIR";
     case CANOPY_REG_ERR_COLL_TREE: return "ERR_COLL_TREE";
     case CANOPY_REG_ERR_REDUCE: return "ERR_REDUCE";
+    case CANOPY_REG_ERR_GET_BOUNDS: return "ERR_GET_BOUNDS";
+    case CANOPY_REG_ERR_GET_DROPPED: return "ERR_GET_DROPPED";
     case CANOPY_REG_TX_PKTS: return "TX_PKTS";
     case CANOPY_REG_TX_FLITS: return "TX_FLITS";
     case CANOPY_REG_RX_PKTS: return "RX_PKTS";
@@ -197,6 +221,10 @@ static inline const char *canopy_reg_name(uint32_t offset)
     case CANOPY_REG_RX_BCASTS: return "RX_BCASTS";
     case CANOPY_REG_REDUCES_SENT: return "REDUCES_SENT";
     case CANOPY_REG_REDUCES_DONE: return "REDUCES_DONE";
+    case CANOPY_REG_GETS_SERVED: return "GETS_SERVED";
+    case CANOPY_REG_GET_RESPS: return "GET_RESPS";
+    case CANOPY_REG_GETS_DONE: return "GETS_DONE";
+    case CANOPY_REG_GETS_FAILED: return "GETS_FAILED";
     default: return (const char *)0;
     }
 }

@@ -51,7 +51,7 @@ struct Options {
     uint64_t max_cycles = 200'000'000;
     uint64_t stall_cycles = 2'000'000;
     unsigned clock_mhz = 250;
-    double mmio_write_ns = 300, mmio_read_ns = 400, dma_write_ns = 300, bridge_ns = 16;
+    double mmio_write_ns = 300, mmio_read_ns = 400, dma_write_ns = 300, bridge_ns = 16, dma_read_ns = 800;
     uint64_t arena_mb = 64;
     unsigned pe_wall_timeout_s = 600;
     bool verbose = false;
@@ -62,7 +62,7 @@ struct Options {
     std::fprintf(stderr,
                  "canopy-cosim: %s\n"
                  "usage: canopy-cosim [--max-cycles N] [--stall-cycles N] [--clock-mhz F]\n"
-                 "                    [--mmio-write-ns T] [--mmio-read-ns T] [--dma-write-ns T]\n"
+                 "                    [--mmio-write-ns T] [--mmio-read-ns T] [--dma-write-ns T] [--dma-read-ns T]\n"
                  "                    [--arena-mb M] [--pe-timeout-s S] [--verbose] -- program [args]\n",
                  msg);
     std::exit(2);
@@ -90,6 +90,7 @@ Options parse(int argc, char **argv) {
         else if (a == "--mmio-write-ns") o.mmio_write_ns = num("--mmio-write-ns");
         else if (a == "--mmio-read-ns") o.mmio_read_ns = num("--mmio-read-ns");
         else if (a == "--dma-write-ns") o.dma_write_ns = num("--dma-write-ns");
+        else if (a == "--dma-read-ns") o.dma_read_ns = num("--dma-read-ns");
         else if (a == "--arena-mb") o.arena_mb = static_cast<uint64_t>(num("--arena-mb"));
         else if (a == "--pe-timeout-s") o.pe_wall_timeout_s = static_cast<unsigned>(num("--pe-timeout-s"));
         else if (a == "--verbose") o.verbose = true;
@@ -159,7 +160,8 @@ public:
         model_ = std::make_unique<Vcanopy_node_fabric>(ctx_.get(), "fabric");
         const double ns_per_cycle = 1000.0 / o.clock_mhz;
         auto cyc = [&](double ns) { return static_cast<unsigned>(ns / ns_per_cycle + 0.5); };
-        PcieTiming t{cyc(o.mmio_write_ns), cyc(o.mmio_read_ns), cyc(o.dma_write_ns), std::max(1u, cyc(o.bridge_ns))};
+        PcieTiming t{cyc(o.mmio_write_ns), cyc(o.mmio_read_ns), cyc(o.dma_write_ns), std::max(1u, cyc(o.bridge_ns)),
+                     std::max(1u, cyc(o.dma_read_ns))};
         canopy_cosim_shm *s = mem_.shm();
         s->magic = CANOPY_COSIM_MAGIC;
         s->nodes = CANOPY_NODES;

@@ -13,6 +13,7 @@ namespace {
 constexpr unsigned kMaxBurstWords = 32;  // 256 bytes: one TLP at the usual max payload
 constexpr unsigned kAxiSize8 = 3;        // AxSIZE for 8-byte beats
 constexpr unsigned kAxiIncr = 1;
+constexpr size_t kMaxReadBursts = 32;    // read tags of the bridge
 }  // namespace
 
 void PcieHost::mmio_write(uint64_t now, uint32_t off, const uint8_t *data, uint32_t len) {
@@ -31,7 +32,7 @@ void PcieHost::mmio_read(uint64_t now, uint32_t off) {
 
 bool PcieHost::busy() const {
     return !mmio_q_.empty() || writes_unanswered_ || read_state_ != ReadState::Idle || !dma_aw_.empty() ||
-           !dma_beats_.empty() || !b_due_.empty();
+           !dma_beats_.empty() || !b_due_.empty() || !reads_.empty();
 }
 
 void PcieHost::drive(uint64_t now) {
@@ -73,6 +74,27 @@ void PcieHost::drive(uint64_t now) {
     put_bits(m_.m_axi_wready_i, n, 1, !dma_aw_.empty());
     put_bits(m_.m_axi_bvalid_i, n, 1, !b_due_.empty() && now >= b_due_.front());
     put_bits(m_.m_axi_bresp_i, 2 * n, 2, 0);
+
+    // DMA reads: an address while tags are free, data of the oldest burst once due.
+    put_bits(m_.m_axi_arready_i, n, 1, reads_.size() < kMaxReadBursts);
+    const bool r = !reads_.empty() && now >= reads_.front().due;
+    put_bits(m_.m_axi_rvalid_i, n, 1, r);
+    put_bits(m_.m_axi_rdata_i, 64 * n, 64, r ? read_mem(reads_.front().addr) : 0);
+    put_bits(m_.m_axi_rlast_i, n, 1, r && reads_.front().left == 1);
+    put_bits(m_.m_axi_rresp_i, 2 * n, 2, 0);
+}
+
+uint64_t PcieHost::read_mem(uint64_t addr) {
+    if (addr < bus_base_ || addr - bus_base_ + 8 > mem_bytes_) {
+        char msg[96];
+        std::snprintf(msg, sizeof msg, "DMA read of bus address 0x%llx outside host memory",
+                      static_cast<unsigned long long>(addr));
+        errors_.push_back(msg);
+        return 0;
+    }
+    uint64_t v;
+    std::memcpy(&v, mem_ + (addr - bus_base_), sizeof v);
+    return v;
 }
 
 void PcieHost::sample(uint64_t now) {
@@ -126,6 +148,7 @@ void PcieHost::sample(uint64_t now) {
         auto &[addr, left] = dma_aw_.front();
         dma_beats_.push_back(DmaBeat{now + t_.dma_write_cycles, addr, get_bits(m_.m_axi_wdata_o, 64 * n, 64),
                                      static_cast<uint8_t>(get_bits(m_.m_axi_wstrb_o, 8 * n, 8))});
+        last_write_apply_ = now + t_.dma_write_cycles;
         addr += 8;
         bool last = get_bits(m_.m_axi_wlast_o, n, 1);
         if ((--left == 0) != last) errors_.push_back("DMA WLAST does not match AWLEN");
@@ -135,6 +158,24 @@ void PcieHost::sample(uint64_t now) {
         }
     }
     if (fire(m_.m_axi_bvalid_i, m_.m_axi_bready_o)) b_due_.pop_front();
+    if (fire(m_.m_axi_arvalid_o, m_.m_axi_arready_i)) {
+        last_activity_ = now;
+        uint64_t addr = get_bits(m_.m_axi_araddr_o, 64 * n, 64);
+        unsigned beats = static_cast<unsigned>(get_bits(m_.m_axi_arlen_o, 8 * n, 8)) + 1;
+        if (get_bits(m_.m_axi_arsize_o, 3 * n, 3) != kAxiSize8 || get_bits(m_.m_axi_arburst_o, 2 * n, 2) != kAxiIncr)
+            errors_.push_back("DMA read burst is not INCR of 8-byte beats");
+        if ((addr & 7) || (addr & ~uint64_t{0xfff}) != ((addr + 8 * beats - 1) & ~uint64_t{0xfff}))
+            errors_.push_back("DMA read burst unaligned or across a 4 KiB boundary");
+        // Not before the writes accepted ahead of it have landed (they are in dma_beats_).
+        reads_.push_back(ReadBurst{addr & ~uint64_t{7}, beats,
+                                   std::max(now + t_.dma_read_cycles, last_write_apply_ + 1)});
+    }
+    if (fire(m_.m_axi_rvalid_i, m_.m_axi_rready_o)) {
+        last_activity_ = now;
+        ReadBurst &b = reads_.front();
+        b.addr += 8;
+        if (--b.left == 0) reads_.pop_front();
+    }
 }
 
 void PcieHost::apply_dma(uint64_t now) {

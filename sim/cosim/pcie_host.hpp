@@ -7,10 +7,15 @@
 //     earlier write has been answered (PCIe: reads do not pass posted writes).
 //   - DMA: the node's master port writes land in the PE's host memory (its arena) after the
 //     modeled device-to-memory latency, in order; the bridge answers each burst once it has
-//     taken the last beat (posted writes complete at the bridge).
+//     taken the last beat (posted writes complete at the bridge). The master's reads (the
+//     device serving gets) return their data after the modeled read round trip, in order,
+//     one beat per cycle, read from host memory as each beat is returned; a read never
+//     returns before every DMA write accepted ahead of it has landed (PCIe: a read request
+//     does not pass posted writes). At most kMaxReadBursts read bursts are accepted at once
+//     (a bridge's read tags); ARREADY is low beyond that.
 // Every handshake follows AXI: valid stays up until ready, payload stable meanwhile.
-// A DMA write outside the PE's host memory is a device bug (an IOMMU fault on a board): it
-// is dropped and reported as a simulation error.
+// A DMA write or read outside the PE's host memory is a device bug (an IOMMU fault on a
+// board): it is dropped (a read returns zeros) and reported as a simulation error.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +32,7 @@ struct PcieTiming {
     unsigned mmio_read_cycles;   // one way; a read round trip costs twice this
     unsigned dma_write_cycles;   // W beat at the device -> visible in host memory
     unsigned bridge_b_cycles;    // last W beat -> B response
+    unsigned dma_read_cycles;    // AR at the device -> first R beat (the read round trip)
 };
 
 class PcieHost {
@@ -60,9 +66,15 @@ private:
         uint64_t apply_at, addr, data;
         uint8_t strb;
     };
+    struct ReadBurst {
+        uint64_t addr;     // next beat's address
+        unsigned left;     // beats still to return
+        uint64_t due;      // first cycle its data may return
+    };
     enum class ReadState { Idle, Queued, Issued, Returned };
 
     void apply_dma(uint64_t now);
+    uint64_t read_mem(uint64_t addr);
 
     Model &m_;
     unsigned node_;
@@ -84,6 +96,8 @@ private:
     uint64_t dma_next_addr_ = 0;
     std::deque<DmaBeat> dma_beats_;
     std::deque<uint64_t> b_due_;
+    uint64_t last_write_apply_ = 0;     // when the newest accepted write beat lands
+    std::deque<ReadBurst> reads_;
 
     uint64_t last_activity_ = 0;
     std::vector<std::string> errors_;

@@ -15,8 +15,9 @@
 #   ack_table   canopy_ack_table: every owed acknowledgement sent exactly once, to the right
 #               node, with refusals; saturation
 #   node        canopy_node (NumDims 1, links idle) driven through its AXI4 slave by a C++
-#               host, with a C++ host memory behind its AXI4 master: the host interface end
-#               to end (registers, injection, ejection, ACKs, refusals, writeback)
+#               host, with a C++ host memory behind its AXI4 master (writes, and reads for
+#               gets): the host interface end to end (registers, injection, ejection, ACKs,
+#               refusals, writeback, gets served to itself)
 
 HOSTIF_TESTS := dma_writer ack_table node
 

@@ -13,6 +13,11 @@
 //     promises: INCR, 8-byte beats, at most 16 beats, no 4 KiB crossing, WLAST exactly at
 //     the end of each burst, no empty strobes, at most 8 bursts outstanding. Top is a
 //     Verilated model with canopy's m_axi_* port names (canopy_dma_writer, canopy_node).
+//   - AxiReadSlave<Top>: the same host memory's AXI4 read port (the node serving gets),
+//     with random ARREADY, a random read latency and random gaps between beats (in order,
+//     one ID). It checks INCR, 8-byte beats, aligned addresses, at most 16 beats, no 4 KiB
+//     crossing, ARID 0, and canopy's promises that RREADY is never low while data is
+//     offered and that the words outstanding never exceed what the device can buffer.
 #ifndef CANOPY_HOSTIF_COMMON_HPP
 #define CANOPY_HOSTIF_COMMON_HPP
 
@@ -229,6 +234,88 @@ class AxiWriteSlave {
     std::deque<B> b_;
     bool b_shown_ = false, b_taken_ = false;
     unsigned outstanding_ = 0;
+    uint64_t now_ = 0;
+};
+
+// ------------------------------------------------------------------ AXI read slave
+struct AxiReadMix {
+    unsigned ar_ready = 100, r_valid = 100;  // percent per cycle
+    unsigned latency = 20, jitter = 0;      // cycles from AR to the first beat, + random below jitter
+    bool stall = false;                      // accept no address, return no data
+};
+
+template <class Top>
+class AxiReadSlave {
+  public:
+    AxiReadSlave(Top &top, const HostMem &mem, Rng &rng, Verdict &v, unsigned max_words)
+        : t_(top), mem_(mem), rng_(rng), v_(v), max_words_(max_words) {}
+
+    AxiReadMix mix;
+    uint64_t bursts = 0, beats = 0;
+    unsigned max_words_seen = 0;
+
+    // Before the clock edge: ARREADY, and a beat of the oldest due burst (held until taken).
+    void drive() {
+        t_.m_axi_arready_i = !mix.stall && rng_.chance(mix.ar_ready);
+        if (!r_shown_ && !q_.empty() && q_.front().due <= now_ && !mix.stall && rng_.chance(mix.r_valid))
+            r_shown_ = true;
+        t_.m_axi_rvalid_i = r_shown_;
+        t_.m_axi_rdata_i  = r_shown_ ? mem_.read64(q_.front().addr) : 0;
+        t_.m_axi_rlast_i  = r_shown_ && q_.front().left == 1;
+        t_.m_axi_rresp_i  = 0;
+        t_.m_axi_rid_i    = 0;
+    }
+
+    // After the combinational settle, before the edge.
+    void sample() {
+        if (t_.m_axi_arvalid_o && t_.m_axi_arready_i) {
+            const uint64_t addr = t_.m_axi_araddr_o;
+            const unsigned n = static_cast<unsigned>(t_.m_axi_arlen_o) + 1;
+            if (t_.m_axi_arburst_o != 1) v_.fail("ARBURST %u, expected INCR", unsigned(t_.m_axi_arburst_o));
+            if (t_.m_axi_arsize_o != 3) v_.fail("ARSIZE %u, expected 3", unsigned(t_.m_axi_arsize_o));
+            if (t_.m_axi_arid_o != 0) v_.fail("ARID %u, expected 0", unsigned(t_.m_axi_arid_o));
+            if (addr & 7) v_.fail("ARADDR 0x%" PRIx64 " not 8-byte aligned", addr);
+            if (n > 16) v_.fail("read burst of %u beats", n);
+            if ((addr & 0xfff) + 8 * n > 0x1000) v_.fail("read burst at 0x%" PRIx64 " of %u beats crosses 4 KiB", addr, n);
+            q_.push_back(Rd{addr, n, now_ + mix.latency + (mix.jitter ? rng_.below(mix.jitter + 1) : 0)});
+            words_ += n;
+            bursts++;
+            if (words_ > max_words_seen) max_words_seen = words_;
+            if (words_ > max_words_) v_.fail("%u words of reads outstanding, more than the %u the device buffers", words_, max_words_);
+        }
+        if (r_shown_ && !t_.m_axi_rready_o) v_.fail("RREADY low while read data is offered");
+        r_taken_ = r_shown_ && t_.m_axi_rready_o;
+    }
+
+    // After the edge.
+    void commit() {
+        now_++;
+        if (r_taken_) {
+            Rd &r = q_.front();
+            r.addr += 8;
+            beats++;
+            words_--;
+            if (--r.left == 0) q_.pop_front();
+            r_shown_ = false;
+        }
+    }
+
+    bool idle() const { return q_.empty(); }
+
+  private:
+    struct Rd {
+        uint64_t addr;
+        unsigned left;
+        uint64_t due;
+    };
+    Top &t_;
+    const HostMem &mem_;
+    Rng &rng_;
+    Verdict &v_;
+    unsigned max_words_;
+    std::deque<Rd> q_;
+    bool r_shown_ = false, r_taken_ = false;
+    unsigned words_ = 0;
     uint64_t now_ = 0;
 };
 

@@ -3,8 +3,8 @@
 // Why: docs/host-interface.md is the contract the driver is written against. This test
 // plays the driver and the host: it reads and writes BAR0 through the node's AXI4 slave
 // (a C++ AXI master with random gaps and response backpressure) and provides host memory
-// behind the node's AXI4 master (hostif_common.hpp's slave: random backpressure, response
-// delays, stalls, and a log of every byte written).
+// behind the node's AXI4 master (hostif_common.hpp's slaves: random backpressure, response
+// delays, read latencies, stalls, and a log of every byte written).
 //
 // What (one fixed-seed run, in order; the node is at x=1 of a 2-node ring and sends every
 // packet to itself, which the router loops back to its local port; the link ports stay
@@ -30,8 +30,17 @@
 //      words are refused (ERR_INJ_WRITE) and do not corrupt the packets, free words are
 //      accepted;
 //  12. a packet whose len disagrees with its flits is dropped by the router (ERR_BAD_LEN);
-//  13. the writeback block equals the CSRs; TX/RX counters add up; every host memory byte
-//      written lies in the window, the ejection ring or the writeback block.
+//  13. gets served by this node to itself through the AXI4 read channels: CAPS_GET; random
+//      gets (1 B .. 2 KiB, odd offsets, two in flight, the bound) under random read
+//      latency and backpressure land byte-exact, GETS_DONE in the writeback block and the
+//      per-target count at GET_WB_BASE follow; a put then a get of the same bytes, with
+//      slow write responses, returns the put's data; refused gets (outside the window, len
+//      0 or too long, a reply range past 2^40) are answered FAILED, write nothing and
+//      count; with reads stalled a third request from the same source is dropped
+//      (ERR_GET_DROPPED), as is a malformed GET, and the two held ones complete later;
+//  14. the writeback block equals the CSRs; TX/RX counters add up; every host memory byte
+//      written lies in the window, the ejection ring, the writeback block or the get
+//      completion area.
 #include <algorithm>
 #include <functional>
 #include <vector>
@@ -41,6 +50,8 @@
 
 namespace {
 
+using canopy_hostif::AxiReadMix;
+using canopy_hostif::AxiReadSlave;
 using canopy_hostif::AxiSlaveMix;
 using canopy_hostif::AxiWriteSlave;
 using canopy_hostif::HostMem;
@@ -59,6 +70,8 @@ enum : uint16_t {
     kErrEjNoring = 0x140,
     kTxPkts = 0x180, kTxFlits = 0x188, kRxPkts = 0x190, kRxFlits = 0x198, kRxPuts = 0x1a0,
     kPutsAcked = 0x1a8, kPutsFailed = 0x1b0,
+    kCapsGet = 0x030, kGetWbBase = 0x0a0, kErrGetBounds = 0x168, kErrGetDropped = 0x170,
+    kGetsServed = 0x1d0, kGetResps = 0x1d8, kGetsDone = 0x1e0, kGetsFailed = 0x1e8,
     kWindow = 0x8000,
 };
 
@@ -75,10 +88,14 @@ constexpr uint64_t kHostWinSize   = 0x2000;
 constexpr uint64_t kHostRing    = 0x0000002000000000ull;
 constexpr uint64_t kHostRingEntries = 4;
 constexpr uint64_t kHostWb    = 0x0000003000000040ull;
+constexpr uint64_t kHostGetWb = 0x0000004000000000ull;
+constexpr unsigned kMyIdx     = 1;      // this node's linear number: its word of the get area
+constexpr unsigned kGetBufWords = 256;  // the node's get read buffer (canopy_host_if default)
 
 // Packet format (docs/packet-format.md).
-constexpr unsigned kPut = 1, kAck = 6;
+constexpr unsigned kPut = 1, kAck = 6, kGet = 7, kGetResp = 8;
 constexpr unsigned kFlagAckReq = 1, kFlagNotify = 2;
+constexpr uint64_t kMask40 = (uint64_t{1} << 40) - 1;
 
 uint64_t hdr0(unsigned ptype, unsigned flags, unsigned dst, unsigned src, unsigned len) {
     return uint64_t{ptype} | uint64_t{flags} << 4 | uint64_t{dst} << 8 | uint64_t{src} << 24 |
@@ -94,6 +111,7 @@ class NodeTest {
   public:
     explicit NodeTest(uint64_t seed)
         : v_("node", 4000000, 60000), tb_(v_.context()), rng_(seed), mem_slave_(tb_, mem_, rng_, v_),
+          rd_slave_(tb_, mem_, rng_, v_, kGetBufWords),
           win_ref_(kHostWinSize) {
         for (uint64_t i = 0; i < kHostWinSize; i++) win_ref_[i] = HostMem::background(kHostWin + i);
     }
@@ -112,6 +130,7 @@ class NodeTest {
         bad_descriptors();
         committed_writes();
         router_bad_len();
+        gets();
         final_checks();
         v_.pass();
     }
@@ -145,9 +164,11 @@ class NodeTest {
     // A clock cycle in two halves, so the MMIO master can look at the settled outputs.
     void begin_cycle() {
         mem_slave_.drive();
+        rd_slave_.drive();
         tb_.clk_i = 0;
         tb_.eval();
         mem_slave_.sample();
+        rd_slave_.sample();
         if (tb_.tx_valid_o) v_.fail("a flit left on a link: every packet here is for this node");
     }
     void end_cycle() {
@@ -155,6 +176,7 @@ class NodeTest {
         tb_.eval();
         v_.tick();
         mem_slave_.commit();
+        rd_slave_.commit();
     }
     void cycle() {
         begin_cycle();
@@ -352,7 +374,7 @@ class NodeTest {
 
     void wait_csr(uint16_t off, uint64_t want, const char *what) {
         for (unsigned i = 0; csr(off) != want; i++) {
-            if (i > 2000) v_.fail("timeout waiting for %s (0x%03x) = 0x%" PRIx64, what, off, want);
+            if (i > 2000) v_.fail("timeout waiting for %s (0x%03x) = 0x%" PRIx64 " (it is 0x%" PRIx64 ")", what, off, want, csr(off));
             idle(20);
         }
         v_.progress();
@@ -361,7 +383,7 @@ class NodeTest {
     // ------------------------------------------------------------ the steps
     void identity() {
         v_.step("1 identity");
-        expect_csr(kId, (uint64_t{1} << 56) | (uint64_t{1} << 32) | 0x43504E59u, "ID");
+        expect_csr(kId, (uint64_t{1} << 56) | (uint64_t{1} << 48) | (uint64_t{1} << 32) | 0x43504E59u, "ID");
         expect_csr(kBuild, (kBuildDate << 32) | kBuildGit, "BUILD");
         const uint64_t caps = uint64_t{16} | (uint64_t{32} << 8) | (uint64_t{0x07} << 16) | (uint64_t{0x0f} << 24) | (uint64_t{256} << 32) | (uint64_t{64} << 48) |
                               (uint64_t{4} << 58);
@@ -382,11 +404,11 @@ class NodeTest {
         v_.step("2 refused MMIO");
         if (mmio_read(0x1000, 1)[0] != 0) v_.fail("unmapped read (0x1000) not 0");
         if (mmio_read(0x7ff8, 1)[0] != 0) v_.fail("unmapped read (0x7ff8) not 0");
-        if (mmio_read(0x030, 1)[0] != 0) v_.fail("unmapped CSR read (0x030) not 0");
+        if (mmio_read(0x038, 1)[0] != 0) v_.fail("unmapped CSR read (0x038) not 0");
         mmio_write(0x2000, {0x1111}, {0xff});
         mmio_write(kId, {0x2222}, {0xff});
         if (mmio_read(kWindow + 0x100, 2) != std::vector<uint64_t>{0, 0}) v_.fail("window read not 0");
-        expect_csr(kId, (uint64_t{1} << 56) | (uint64_t{1} << 32) | 0x43504E59u, "ID after a write to it");
+        expect_csr(kId, (uint64_t{1} << 56) | (uint64_t{1} << 48) | (uint64_t{1} << 32) | 0x43504E59u, "ID after a write to it");
         csr_errs_ = 5;
         expect_csr(kErrCsr, csr_errs_, "ERR_CSR");
         v_.progress();
@@ -629,8 +651,132 @@ class NodeTest {
         check_window("NOTIFY put without a ring");
     }
 
+    // ------------------------------------------------------------ gets
+    // A GET from this node to itself: get_len bytes at offset, answered at reply.
+    Packet get_req(uint64_t offset, uint64_t reply, uint64_t len, unsigned hdr_len = 8) {
+        Packet p;
+        p.flits = {hdr0(kGet, 0, kMyCoord, kMyCoord, hdr_len), offset & kMask40, (reply & kMask40) | (len << 40)};
+        for (unsigned w = 1; w < hdr_len / 8; w++) p.flits.push_back(0);
+        delivered_flits_ += p.flits.size();
+        delivered_puts_++;
+        return p;
+    }
+
+    // A get the window serves: the reference copy follows it (source and reply ranges of
+    // the gets in flight never overlap), and its responses are counted as delivered.
+    Packet good_get(uint64_t offset, uint64_t reply, uint64_t len) {
+        for (uint64_t i = 0; i < len; i++) win_ref_[reply + i] = win_ref_[offset + i];
+        for (uint64_t done = 0; done < len; done += 256) {
+            delivered_flits_ += 2 + (std::min<uint64_t>(256, len - done) + 7) / 8;
+            delivered_puts_++;
+            get_resps_++;
+        }
+        gets_done_++;
+        gets_served_++;
+        return get_req(offset, reply, len);
+    }
+
+    // A get the window refuses: one FAILED response, nothing written.
+    Packet refused_get(uint64_t offset, uint64_t reply, uint64_t len) {
+        delivered_flits_ += 2;
+        delivered_puts_++;
+        get_resps_++;
+        gets_done_++;
+        gets_failed_++;
+        gets_served_++;
+        get_bounds_++;
+        return get_req(offset, reply, len);
+    }
+
+    uint64_t wb_gets_done() const { return wb(5) & kMask40; }
+    uint64_t get_area() const { return mem_.read64(kHostGetWb + 8 * kMyIdx); }
+
+    void wait_gets(const char *what) {
+        wait_for([&] { return wb_gets_done() == gets_done_ && get_area() == gets_done_; }, 400000, what);
+    }
+
+    void gets() {
+        v_.step("13 gets");
+        expect_csr(kCapsGet, 2 | (uint64_t{65536} << 8), "CAPS_GET");
+        csr_write(kGetWbBase, kHostGetWb);
+        expect_csr(kGetWbBase, kHostGetWb, "GET_WB_BASE");
+        static const AxiReadMix kReadMixes[] = {
+            {100, 100, 20, 0, false}, {40, 50, 100, 60, false}, {100, 30, 5, 300, false}, {20, 100, 200, 0, false}};
+        static const AxiSlaveMix kWriteMixes[] = {
+            {100, 100, 100, 0, false}, {30, 30, 40, 30, false}, {70, 20, 60, 100, false}};
+        // Two in flight at a time (the node holds two per source): sources in the first half
+        // of the window, replies in disjoint quarters of the second.
+        for (unsigned round = 0; round < 14; round++) {
+            rd_slave_.mix = kReadMixes[rng_.below(4)];
+            mem_slave_.mix = kWriteMixes[rng_.below(3)];
+            std::vector<Packet> batch;
+            for (unsigned g = 0; g < 2; g++) {
+                const uint64_t len = round < 2 ? 2048 : rng_.chance(25) ? 256 * (1 + rng_.below(8)) : 1 + rng_.below(2048);
+                const uint64_t off = rng_.below(static_cast<unsigned>(kHostWinSize / 2 - len + 1));
+                const uint64_t quarter = kHostWinSize / 2 + g * kHostWinSize / 4;
+                const uint64_t reply = quarter + rng_.below(static_cast<unsigned>(kHostWinSize / 4 - len + 1));
+                batch.push_back(good_get(off, reply, len));
+            }
+            inject(batch);
+            wait_gets("random gets");
+        }
+        rd_slave_.mix = AxiReadMix{};
+        mem_slave_.mix = AxiSlaveMix{};
+        check_window("random gets");
+        if (rd_slave_.max_words_seen < 64) v_.fail("never more than %u words of reads in flight", rd_slave_.max_words_seen);
+
+        // A put and then a get of the same bytes: the get must see the put, however late
+        // the put's write response comes (its reads wait for the earlier writes).
+        mem_slave_.mix = AxiSlaveMix{100, 100, 100, 300, false};
+        rd_slave_.mix = AxiReadMix{100, 100, 1, 0, false};
+        {
+            Packet p = good_put(3000, 77, kFlagAckReq);
+            Packet g = good_get(3000, 7000, 77);
+            inject({p, g});
+            wait_acked(acked_, "the put before a get");
+            wait_gets("a get after a put of the same bytes");
+        }
+        mem_slave_.mix = AxiSlaveMix{};
+        rd_slave_.mix = AxiReadMix{};
+        check_window("a get after a put");
+
+        // Refused: past the window's end, len 0, len above 64 KiB, a reply range past 2^40.
+        inject({refused_get(kHostWinSize - 8, 5000, 16), refused_get(0, 5000, 0)});
+        wait_gets("refused gets");
+        inject({refused_get(0, 5000, 65537), refused_get(0, kMask40 - 3, 8)});
+        wait_gets("refused gets");
+        if ((wb(5) >> 40) != gets_failed_) v_.fail("writeback word 5 carries %" PRIu64 " failed gets, expected %" PRIu64, wb(5) >> 40, gets_failed_);
+        expect_csr(kErrGetBounds, get_bounds_, "ERR_GET_BOUNDS");
+        expect_csr(kGetsFailed, gets_failed_, "GETS_FAILED");
+        check_window("refused gets");
+
+        // Over the bound: with reads stalled the server holds one request and the table one;
+        // a third from the same source is dropped, as is a GET whose len is not 8.
+        rd_slave_.mix.stall = true;
+        {
+            Packet a = good_get(8, 4200, 300), b = good_get(16, 6300, 1000);
+            inject({a, b});
+            wait_for([&] { return mem_.read64(kHostWb + 8 * 0) == tail_; }, 100000, "two gets taken");
+            idle(500);
+            Packet c = get_req(24, 5000, 8);
+            Packet m = get_req(24, 5000, 8, 16);
+            inject({c, m});
+            get_dropped_ += 2;
+            wait_csr(kErrGetDropped, get_dropped_, "ERR_GET_DROPPED");
+            if (wb_gets_done() != gets_done_ - 2) v_.fail("a get completed with host memory reads stalled");
+        }
+        rd_slave_.mix.stall = false;
+        wait_gets("the two held gets");
+        check_window("gets after the drop");
+        expect_csr(kGetsServed, gets_served_, "GETS_SERVED");
+        expect_csr(kGetResps, get_resps_, "GET_RESPS");
+        expect_csr(kGetsDone, gets_done_, "GETS_DONE");
+        expect_csr(kErrGetDropped, get_dropped_, "ERR_GET_DROPPED");
+        if (!rd_slave_.idle()) v_.fail("reads outstanding after every get completed");
+    }
+
     void final_checks() {
-        v_.step("13 final checks");
+        v_.step("14 final checks");
         no_ring();
         wait_for([&] { return wb(0) == tail_; }, 100000, "INJ_HEAD in the writeback block");
         // The writeback block shows what the CSRs show.
@@ -644,7 +790,10 @@ class NodeTest {
         }
         if (wb_failed_packed() != failed_) v_.fail("writeback word 1 carries %" PRIu64 " refused puts, expected %" PRIu64, wb_failed_packed(), failed_);
         if (wb(4) != ents_.size()) v_.fail("writeback: %" PRIu64 " entries written, expected %zu", wb(4), ents_.size());
-        for (unsigned i = 5; i < 8; i++)
+        if (wb(5) != (gets_done_ | (gets_failed_ << 40)))
+            v_.fail("writeback word 5 = 0x%" PRIx64 ", expected %" PRIu64 " gets done, %" PRIu64 " failed", wb(5),
+                    gets_done_, gets_failed_);
+        for (unsigned i = 6; i < 8; i++)
             if (wb(i) != 0) v_.fail("writeback reserved word %u = 0x%" PRIx64, i, wb(i));
         // Counters.
         expect_csr(kTxPkts, tx_pkts_, "TX_PKTS");
@@ -667,7 +816,8 @@ class NodeTest {
         for (const auto &kv : mem_.all_writes()) {
             const uint64_t a = kv.first;
             const bool ok = (a >= kHostWin && a < kHostWin + kHostWinSize) ||
-                            (a >= kHostRing && a < kHostRing + 32 * kHostRingEntries) || (a >= kHostWb && a < kHostWb + 64);
+                            (a >= kHostRing && a < kHostRing + 32 * kHostRingEntries) || (a >= kHostWb && a < kHostWb + 64) ||
+                            (a >= kHostGetWb + 8 * kMyIdx && a < kHostGetWb + 8 * kMyIdx + 8);
             if (!ok) v_.fail("host memory written outside the registered structures, at 0x%" PRIx64, a);
         }
         check_window("the end");
@@ -678,12 +828,14 @@ class NodeTest {
     Rng rng_;
     HostMem mem_;
     AxiWriteSlave<Vtb> mem_slave_;
+    AxiReadSlave<Vtb> rd_slave_;
     std::vector<uint8_t> win_ref_;
     uint32_t tail_ = 0;
     std::vector<Entry> ents_;
     uint64_t rx_puts_ = 0, acked_ = 0, failed_ = 0;
     uint64_t tx_pkts_ = 0, tx_flits_ = 0, delivered_flits_ = 0, delivered_puts_ = 0, host_acks_ = 0;
     uint64_t csr_errs_ = 0, bounds_errs_ = 0, doorbell_errs_ = 0, inj_write_errs_ = 0;
+    uint64_t gets_done_ = 0, gets_failed_ = 0, gets_served_ = 0, get_resps_ = 0, get_bounds_ = 0, get_dropped_ = 0;
 };
 
 }  // namespace

@@ -15,7 +15,8 @@
 //   - random words under random sizes (1..16 per dimension).
 // For every stimulus and config the outputs must match the model:
 //   bad_type_o = ptype is not a type the router implements on the VC it arrived on:
-//                PUT (1), ACK (6), CONFIG (5), BCAST_REQ (3) on P2P_LO/P2P_HI (VC 0, 1),
+//                PUT (1), ACK (6), CONFIG (5), BCAST_REQ (3), GET (7), GET_RESP (8) on
+//                P2P_LO/P2P_HI (VC 0, 1),
 //                BCAST (2) on COLL_DOWN (VC 3), REDUCE (4) on COLL_UP (VC 2)
 //                (docs/packet-format.md); every other value, assigned or not, is refused
 //   bad_dst_o  = some dst[d] >= size[d] for d < NumDims, or dst[d] != 0 for d >= NumDims
@@ -105,13 +106,14 @@ struct Expect {
     unsigned flits;
 };
 
-constexpr unsigned kPktBcast = 2, kPktBcastReq = 3, kPktReduce = 4, kPktConfig = 5, kVcCollUp = 2,
-                   kVcCollDown = 3;
+constexpr unsigned kPktBcast = 2, kPktBcastReq = 3, kPktReduce = 4, kPktConfig = 5, kPktGet = 7,
+                   kPktGetResp = 8, kVcCollUp = 2, kVcCollDown = 3;
 
 Expect model(unsigned nd, unsigned flit_width, const Word0 &w, const Sizes &size, unsigned vc) {
     Expect e{};
     const bool p2p = (vc == 0 || vc == 1) && (w.ptype == kPktPut || w.ptype == kPktAck ||
-                                               w.ptype == kPktConfig || w.ptype == kPktBcastReq);
+                                               w.ptype == kPktConfig || w.ptype == kPktBcastReq ||
+                                               w.ptype == kPktGet || w.ptype == kPktGetResp);
     const bool down = vc == kVcCollDown && w.ptype == kPktBcast;
     const bool up = vc == kVcCollUp && w.ptype == kPktReduce;
     e.bad_type = !(p2p || down || up);
