@@ -105,6 +105,10 @@ def declare():
         t.append(Test(f"shmem-{torus}-p2p", f"{run} build/tests/shmem/p2p {gets}", b))
         t.append(Test(f"shmem-{torus}-barrier", f"{run} build/tests/shmem/barrier", b))
         t.append(Test(f"shmem-{torus}-teams", f"{run} build/tests/shmem/teams", b))
+        # Strided active sets on the stride trees of shmem_init, against a host reference,
+        # all in hardware, and the same results with CANOPY_SHMEM_STRIDE_TREES=0.
+        t.append(Test(f"shmem-{torus}-stride", f"tests/shmem/run_stride.sh {nodes}" + (" --sw" if torus == "3x3" else ""),
+                      b + ["build/tests/shmem/stride"]))
     t.append(Test("shmem-3x3-errors", "tests/shmem/run_errors.sh 9", shm + [cosim_make("3x3")]))
     t.append(Test("fw-setup-3x3", "sim/canopy-run -n 9 --torus 3x3 build/tests/fw/fm_setup_sim",
                   ["build/tests/fw/fm_setup_sim", cosim_make("3x3")]))

@@ -1,8 +1,13 @@
 /* coll_hw.c: collectives in the routers, and the trees they run on.
  *
  * Trees. Tree 0 spans all PEs; shmem_init programs it (canopy_fm_setup, every node its
- * own CSR) and every PE attaches it. A team gets its own tree when it is created, an
- * active set at its first collective (then cached for the program's life): the
+ * own CSR) and every PE attaches it. shmem_init also makes the stride trees, ids 1..N:
+ * tree k for the 1.4 active set (0, k, size) of the PEs divisible by 2^k, pruned with
+ * transit routers, group 0 = exactly those PEs; every PE writes its own router's entry,
+ * so the ids are the same everywhere and held on every router (reserved_ids: never
+ * allocated again). An active set equal to one uses it. A team gets its own tree when it
+ * is created, any other active set at its first collective (then cached for the program's
+ * life): the
  * dimension-ordered tree pruned to the group's PEs (canopy_fm_build with a member mask,
  * so the tree's member set is exactly the group, which hardware reduce needs), programmed
  * by the group's first PE with CONFIG packets (they reach any router, transit ones too),
@@ -12,7 +17,8 @@
  * by two trees only if they share no router. Each PE records the ids of the live trees it
  * is a member of (member_ids) and, conservatively, of the trees its router carries as a
  * transit node (transit_ids). A new tree takes the lowest id that nobody concerned uses,
- * found by an OR of those masks over the PEs taking part in the creation:
+ * found by an OR of those masks over the PEs taking part in the creation (plus
+ * reserved_ids):
  *  - a team split from the world team (or a world-sized parent): every PE takes part, and
  *    every live tree has a member somewhere, so the OR of member_ids is exactly the ids in
  *    use anywhere; transit_ids is trimmed to it (stale transit marks of destroyed teams go);
@@ -44,6 +50,65 @@ static int center_node(void)
     return node;
 }
 
+/* Hops between two nodes on the torus (the shorter way round every ring). A
+ * dimension-ordered tree reaches every node by a shortest path, so a node's depth in a
+ * tree is its distance from the root. */
+static int torus_distance(unsigned a, unsigned b)
+{
+    unsigned ca[CANOPY_MAX_DIMS], cb[CANOPY_MAX_DIMS];
+    canopy_fm_coords(&shmi.torus, a, ca);
+    canopy_fm_coords(&shmi.torus, b, cb);
+    int hops = 0;
+    for (unsigned d = 0; d < shmi.torus.ndims; ++d) {
+        const int k = (int)shmi.torus.size[d], dx = ca[d] > cb[d] ? (int)(ca[d] - cb[d]) : (int)(cb[d] - ca[d]);
+        hops += dx < k - dx ? dx : k - dx;
+    }
+    return hops;
+}
+
+/* CANOPY_SHMEM_STRIDE_TREES: how many stride trees to make (logPE_stride 1..N); unset:
+ * as many as the PE count and the tree ids allow. */
+static int stride_trees_wanted(int most)
+{
+    const char *s = getenv("CANOPY_SHMEM_STRIDE_TREES");
+    if (!s || !*s) return most;
+    char *end = NULL;
+    long v = strtol(s, &end, 10);
+    if (*end || v < 0)
+        shmi_fatal("shmem_init", "CANOPY_SHMEM_STRIDE_TREES=%s is not a count (0 disables the stride trees)", s);
+    return v < most ? (int)v : most;
+}
+
+/* The stride tree for logPE_stride k: members are the PEs p < npes with p % 2^k == 0
+ * (the active set (0, k, size)), group 0 = exactly them so reduce and barrier work. The
+ * root is the member giving the shallowest tree (ties: fewest routers, then lowest PE);
+ * the choice is a pure function of the torus, so every PE picks the same root. Transit
+ * routers are fine: every PE programs its own router here, so the id is held on every
+ * router. Returns the root and the member count. */
+static int stride_root(int k, uint8_t *mask, uint32_t *entries, int *size)
+{
+    const int step = 1 << k;
+    memset(mask, 0, (size_t)shmi.npes);
+    *size = 0;
+    for (int p = 0; p < shmi.npes; p += step) mask[p] = 1, ++*size;
+    int best = -1, best_depth = 0, best_nodes = 0;
+    for (int r = 0; r < shmi.npes; r += step) {
+        char err[256];
+        if (canopy_fm_build(&shmi.torus, r, mask, entries, err, sizeof err) != CANOPY_OK)
+            shmi_fatal("shmem_init", "building the stride tree for logPE_stride %d: %s", k, err);
+        int depth = 0, nodes = 0;
+        for (int n = 0; n < shmi.npes; ++n) {
+            if (!canopy_tree_get_valid(entries[n])) continue;
+            ++nodes;
+            const int d = torus_distance((unsigned)r, (unsigned)n);
+            if (d > depth) depth = d;
+        }
+        if (best < 0 || depth < best_depth || (depth == best_depth && nodes < best_nodes))
+            best = r, best_depth = depth, best_nodes = nodes;
+    }
+    return best;
+}
+
 void shmi_hw_init(void)
 {
     struct canopy_caps caps;
@@ -51,16 +116,70 @@ void shmi_hw_init(void)
     shmi.ntrees = caps.trees < SHMI_MAX_TREES ? caps.trees : SHMI_MAX_TREES;
     shmi_check("shmem_init", "reading the torus", canopy_fm_torus_of(shmi.dev, &shmi.torus));
     shmi.world.g.tree = -1;
+    shmi.nstride = 0;
+    for (int k = 0; k <= SHMI_MAX_STRIDE_LOG; ++k) shmi.stride[k].tree = -1;
     if (!shmi.hw || shmi.npes < 2 || shmi.ntrees < 1) return;
     const int root = center_node();
     char err[512] = "";
     int rc = canopy_fm_setup(shmi.dev, SHMI_WORLD_TREE, root, NULL, CANOPY_FM_VIA_CSR, err, sizeof err);
     if (rc) shmi_fatal("shmem_init", "programming the world tree: %s", err);
-    /* Every router holds its entry and every PE has attached before the first use. */
-    shmi_sw_barrier(&shmi.world.g);
     shmi.world.g.tree = SHMI_WORLD_TREE;
     shmi.world.g.tree_root = root;
     shmi.member_ids |= 1u << SHMI_WORLD_TREE;
+    shmi.reserved_ids |= 1u << SHMI_WORLD_TREE;
+
+    err[0] = '\0';
+    /* Stride trees, one per logPE_stride k = 1 .. floor(log2(npes-1)) (beyond that the set
+     * is PE 0 alone), at most 7 and at most half of the other ids, so teams and other
+     * active sets keep at least as many. Every PE takes part in shmem_init, so ids 1..N are
+     * the same everywhere without any agreement, like the world tree's; each PE writes its
+     * own router's entry (a few CSR accesses). */
+    int most = 0;
+    while (most < SHMI_MAX_STRIDE_LOG && (1 << (most + 1)) <= shmi.npes - 1) ++most;
+    if (most > ((int)shmi.ntrees - 1) / 2) most = ((int)shmi.ntrees - 1) / 2;
+    shmi.nstride = stride_trees_wanted(most);
+    uint8_t *mask = malloc((size_t)shmi.npes);
+    uint32_t *entries = malloc((size_t)shmi.npes * sizeof *entries);
+    if (!mask || !entries) shmi_fatal("shmem_init", "out of memory");
+    for (int k = 1; k <= shmi.nstride; ++k) {
+        int size = 0;
+        const int sroot = stride_root(k, mask, entries, &size);
+        const unsigned id = (unsigned)k;
+        /* canopy_fm_build verifies the table. Written through this router's own CSR, an
+         * accepted write is held at once (canopy_fm_setup's read-back poll is for CONFIG
+         * packets), and canopy_tree_attach reads the entry: 3 CSR writes and 2 reads. */
+        rc = canopy_fm_build(&shmi.torus, sroot, mask, entries, err, sizeof err);
+        if (rc == CANOPY_OK) rc = canopy_tree_write(shmi.dev, id, entries[shmi.me]);
+        if (rc == CANOPY_OK) {
+            rc = canopy_tree_attach(shmi.dev, id, sroot);
+            if (rc == CANOPY_ENOTREE && !canopy_tree_get_valid(entries[shmi.me])) rc = CANOPY_OK; /* not in it */
+        }
+        /* Fatal like the world tree's: a router refusing a verified entry is a hardware
+         * fault, and going on with the tree on some PEs only would split the set's path. */
+        if (rc)
+            shmi_fatal("shmem_init", "programming the stride tree for logPE_stride %d (root %d): %s%s%s "
+                       "(CANOPY_SHMEM_STRIDE_TREES=0 runs without stride trees)", k, sroot, canopy_strerror(rc),
+                       *err ? ": " : "", err);
+        shmi.stride[k].tree = (int)id;
+        shmi.stride[k].root = sroot;
+        shmi.stride[k].size = size;
+        shmi.reserved_ids |= 1u << id;
+        if (shmi.me % (1 << k) == 0) shmi.member_ids |= 1u << id;
+    }
+    free(mask);
+    free(entries);
+    /* Every router holds its entries and every PE has attached before the first use. */
+    shmi_sw_barrier(&shmi.world.g);
+}
+
+int shmi_hw_stride_tree(struct shmi_group *g, int start, int logstride, int size)
+{
+    if (start != 0 || logstride < 1 || logstride > shmi.nstride || shmi.stride[logstride].tree < 0 ||
+        size != shmi.stride[logstride].size)
+        return 0;
+    g->tree = shmi.stride[logstride].tree;
+    g->tree_root = shmi.stride[logstride].root;
+    return 1;
 }
 
 /* Build g's tree into entries: first member as root unless the tree then needs routers
@@ -111,7 +230,8 @@ void shmi_hw_make_trees(const struct shmi_group *over, struct shmi_group **gs, i
     } else {
         taken = shmi_sw_or32(over, shmi.member_ids | shmi.transit_ids);
     }
-    taken |= 1u << SHMI_WORLD_TREE;
+    /* The world and stride trees are on every router for the whole program. */
+    taken |= shmi.reserved_ids;
     uint32_t **entries = calloc((size_t)n, sizeof *entries);
     if (!entries) shmi_fatal("shmem team", "out of memory");
     for (int i = 0; i < n; ++i) {

@@ -5,7 +5,7 @@
  * program's .data/.bss pages, the symmetric heap and the library's own areas (layout in
  * shmem_internal.h), maps the window over .data/.bss so ordinary globals are symmetric
  * objects, says hello to every PE (a put is refused until the target's window exists),
- * programs the world tree and ends with a barrier. Errors stop the program with a message
+ * programs the world tree and the stride trees (coll_hw.c) and ends with a barrier. Errors stop the program with a message
  * naming the call (shmi_fatal): a SHMEM program has no error return to give them to.
  */
 #include <stdarg.h>

@@ -30,6 +30,7 @@
 #define SHMI_RED_BYTES (64u * 1024u)
 #define SHMI_MAX_TREES 16
 #define SHMI_WORLD_TREE 0u
+#define SHMI_MAX_STRIDE_LOG 7 /* stride trees for logPE_stride 1..7 (ids 1..7) at most */
 
 /* A set of PEs: world PEs start + i*stride for i < size (every team and active set here is
  * strided in world numbering). */
@@ -85,6 +86,12 @@ struct shmi_ctx {
     unsigned ntrees;        /* usable tree ids (device CAPS, at most SHMI_MAX_TREES) */
     uint32_t member_ids;    /* ids of live trees this PE is a member of */
     uint32_t transit_ids;   /* ids this PE's router may hold as a transit node (conservative) */
+    uint32_t reserved_ids;  /* ids programmed at shmem_init on every router, never reused: the
+                             * world tree and the stride trees */
+    /* Stride trees (coll_hw.c): stride[k] for logPE_stride k = 1..nstride is the tree of
+     * the active set (0, k, size); tree -1 when not made. */
+    int nstride;
+    struct { int tree, root, size; } stride[SHMI_MAX_STRIDE_LOG + 1];
     struct canopy_fm_torus torus;
     int hw;                 /* CANOPY_SHMEM_HW (default 1) */
     int stats_mode;         /* CANOPY_SHMEM_STATS: 0 off, 1 PE 0, 2 every PE */
@@ -158,6 +165,9 @@ void shmi_hw_init(void);
  * in messages ("team", "active set"). */
 void shmi_hw_make_trees(const struct shmi_group *over, struct shmi_group **gs, int n, const char *why);
 void shmi_hw_release(struct shmi_group *g);
+/* If the active set (start, logstride, size) is exactly a stride tree's member set (made at
+ * shmem_init: (0, k, PEs divisible by 2^k)), give g that tree and return 1; else 0. */
+int shmi_hw_stride_tree(struct shmi_group *g, int start, int logstride, int size);
 int shmi_hw_barrier(const struct shmi_group *g);
 int shmi_hw_bcast(const struct shmi_group *g, uint64_t dst_off, const void *src, size_t len, int root_idx,
                   int write_root);

@@ -17,10 +17,11 @@ void shmi_stats_print(void)
     char buf[1024];
     size_t o = 0;
     o += (size_t)snprintf(buf + o, sizeof buf - o,
-                          "canopy-shmem stats, PE %d of %d (CANOPY_SHMEM_HW=%d, %u trees, ids in use here 0x%x):\n"
+                          "canopy-shmem stats, PE %d of %d (CANOPY_SHMEM_HW=%d, %u trees, %d stride trees, ids in use "
+                          "here 0x%x, reserved 0x%x):\n"
                           "  %-10s %10s %10s\n",
-                          shmi.me, shmi.npes, shmi.hw, shmi.ntrees, shmi.member_ids, "collective", "hardware",
-                          "software");
+                          shmi.me, shmi.npes, shmi.hw, shmi.ntrees, shmi.nstride, shmi.member_ids,
+                          shmi.reserved_ids, "collective", "hardware", "software");
     for (int k = 0; k < K_NKINDS && o < sizeof buf; ++k)
         o += (size_t)snprintf(buf + o, sizeof buf - o, "  %-10s %10llu %10llu\n", names[k],
                               (unsigned long long)shmi.stats.hw[k], (unsigned long long)shmi.stats.sw[k]);

@@ -5,7 +5,11 @@
  * Every team here is a strided set of world PEs (a strided subset of a strided set is
  * strided; split_2d makes rows and columns), so a group is (start, stride, size). A team
  * gets its hardware tree at creation (coll_hw.c, collective over the parent team); an
- * active set at its first collective. SHMEM_TEAM_SHARED is the PEs sharing this PE's
+ * active set uses a stride tree of shmem_init when it is (0, k, size) of one, otherwise it
+ * gets a tree at its first collective. Teams never use the stride trees: an active set and
+ * a team with the same PEs are different groups, whose collectives the specification does
+ * not order against each other, and the reduce ids and broadcast counter of one tree need
+ * every member to issue its collectives in the same order. SHMEM_TEAM_SHARED is the PEs sharing this PE's
  * memory: each PE is its own node, so it is this PE alone.
  */
 #include <stdio.h>
@@ -55,6 +59,8 @@ struct shmi_group *shmi_aset_group(const char *call, int start, int logstride, i
     if (size == shmi.npes) {
         a->g.tree = shmi.world.g.tree; /* the world tree */
         a->g.tree_root = shmi.world.g.tree_root;
+    } else if (shmi.hw && shmi_hw_stride_tree(&a->g, start, logstride, size)) {
+        /* a stride tree, made at shmem_init */
     } else {
         struct shmi_group *gp = &a->g;
         shmi_hw_make_trees(gp, &gp, 1, "active set");

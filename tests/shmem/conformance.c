@@ -204,11 +204,21 @@ static void reductions(shmem_team_t team, const struct test_group *g, const stru
 /* ------------------------------------------------------------------ broadcast */
 static unsigned char pattern(int root, size_t size, size_t i) { return (unsigned char)test_mix(root * 7919u + size * 104729u + i); }
 
+/* The specification lets a broadcast's root write dest as soon as it calls (a root does
+ * not wait for the others), so every member must be done with dest (checking the last
+ * result, the memset) before the next broadcast starts: a sync on the group. */
+static void ready(shmem_team_t team, const struct test_group *g)
+{
+    if (team) shmem_team_sync(team);
+    else shmem_sync(g->start, log2i(g->stride), g->size, pSync);
+}
+
 static void bcast_bytes(shmem_team_t team, const struct test_group *g, int root, size_t size, int kind)
 {
     const int r_pe = test_pe(g, root), i_am_root = me == r_pe;
     for (size_t i = 0; i < size; ++i) sbuf[i] = i_am_root ? pattern(root, size, i) : 0x11;
     memset(dbuf, 0xee, size + 8);
+    ready(team, g);
     if (kind == 0) {
         CHECK(shmem_broadcastmem(team, dbuf, sbuf, size, root) == 0, "return");
     } else if (kind == 32) {
@@ -231,6 +241,7 @@ static void bcast_bytes(shmem_team_t team, const struct test_group *g, int root,
         T *d = (T *)(void *)dbuf, *s = (T *)(void *)sbuf;                                  \
         const int root = g->size - 1;                                                      \
         gen_##N(s, SUM, me, 5);                                                            \
+        ready(team, g);                                                                    \
         CHECK(shmem_##N##_broadcast(team, d, s, 5, root) == 0, "return");                  \
         T want[5];                                                                         \
         gen_##N(want, SUM, test_pe(g, root), 5);                                           \
