@@ -74,6 +74,9 @@ def declare():
         t.append(Test(f"driver-{torus}-adversarial", f"{run} build/tests/driver/adversarial", build))
         t.append(Test(f"driver-{torus}-misuse", f"{run} build/tests/driver/misuse", build))
         t.append(Test(f"driver-{torus}-rings", f"{run} build/tests/driver/rings", build))
+        # One-sided gets: all pairs 1 B..64 KiB, a storm with puts, a busy target, refusals,
+        # raw over-bound and malformed GETs.
+        t.append(Test(f"driver-{torus}-get", f"{run} build/tests/driver/get", build, timeout=300))
     # Hardware broadcast from every root, 1 B to 256 KiB (fabric manager trees, both
     # programming modes), on 2D and 3D tori up to 27 nodes.
     for torus in ("3x3", "2x2x2", "4x4", "3x3x3"):

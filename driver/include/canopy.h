@@ -6,11 +6,14 @@
  * launcher started them, "pci" otherwise, unless told.
  *
  * Model. Every node owns one registered memory *window*; a put writes bytes into another
- * node's window at an offset, without that node's software (one-sided). Puts are
- * asynchronous: canopy_put returns once the data has been handed to the device;
- * canopy_quiet waits until every earlier put is in its target's memory (acknowledged by
- * the target) and reports any the target refused. Between one source and one target,
- * puts arrive in the order they were issued (fixed dimension-order routes).
+ * node's window at an offset, and a get reads bytes of another node's window into this
+ * node's, both without the other node's software (one-sided: its host interface does the
+ * DMA). Puts and gets are asynchronous: canopy_put returns once the data has been handed
+ * to the device, canopy_get once the request has; canopy_quiet waits until every earlier
+ * put is in its target's memory (acknowledged by the target) and every earlier get's data
+ * is in this node's window, and reports any a target refused. Between one source and one
+ * target, puts arrive in the order they were issued (fixed dimension-order routes), and a
+ * get sees every put this node issued to that target before it.
  *
  * Errors are negative `enum canopy_status` values; canopy_strerror names them. No call
  * blocks without a bound: waits take a timeout, and the simulator's watchdog stops a run
@@ -37,7 +40,7 @@ enum canopy_status {
     CANOPY_ECLOSED = -7,    /* the handle is closed (NULL) */
     CANOPY_ENOTREG = -8,    /* memory is not inside the registered window */
     CANOPY_EBUSY = -9,      /* already done / still in use (e.g. window registered twice) */
-    CANOPY_EREFUSED = -10,  /* a target refused a put (outside its window) */
+    CANOPY_EREFUSED = -10,  /* a target refused a put or get (outside its window) */
     CANOPY_EAGAIN = -11,    /* nothing to report yet (polling) */
     CANOPY_EPERM = -12,     /* the OS refused access (device files, hugepages, pagemap) */
     CANOPY_ENOTREE = -13,   /* the tree is not set up on this node (canopy_tree_attach) */
@@ -69,6 +72,8 @@ struct canopy_caps {
     uint32_t trees, reduce_ids, ops_mask, dtypes_mask;
     uint32_t max_payload, flit_bits, vcs;
     uint32_t inj_ring_words;
+    uint32_t get_slots;      /* gets a node may have outstanding toward one target */
+    uint32_t max_get_bytes;  /* largest get request (canopy_get splits longer ones) */
 };
 int canopy_caps(canopy_dev *dev, struct canopy_caps *caps);
 
@@ -91,8 +96,16 @@ size_t canopy_window_size(canopy_dev *dev);
 int canopy_put(canopy_dev *dev, int node, uint64_t offset, const void *src, size_t len,
                unsigned flags);
 
-/* Wait until every put issued so far is in its target's memory. Returns CANOPY_EREFUSED
- * if any target refused one since the last quiet, CANOPY_ETIMEDOUT after timeout_ns. */
+/* Read len bytes from node's window at remote_offset into this node's window at
+ * local_offset: one-sided, the target's host interface serves it by DMA without its
+ * software. Any alignment and length. Asynchronous: returns once the request is in the
+ * device; canopy_quiet waits until every earlier get (and put) has completed and returns
+ * CANOPY_EREFUSED if a target refused one (outside its window). */
+int canopy_get(canopy_dev *dev, int node, uint64_t remote_offset, uint64_t local_offset, size_t len);
+
+/* Wait until every put issued so far is in its target's memory and every get issued so
+ * far has its data in this node's window. Returns CANOPY_EREFUSED if any target refused
+ * one since the last quiet, CANOPY_ETIMEDOUT after timeout_ns. */
 int canopy_quiet(canopy_dev *dev, uint64_t timeout_ns);
 /* Order: puts issued after a fence arrive after those before it. Routes are fixed, so
  * this holds per target by construction; across targets a fence is a quiet. */
@@ -146,6 +159,7 @@ struct canopy_counters {
     uint64_t tx_pkts, tx_flits, rx_pkts, rx_flits, rx_puts, puts_acked, puts_failed;
     uint64_t err_tree_write, err_coll_dir, err_coll_tree, rx_bcasts;
     uint64_t err_reduce, reduces_sent, reduces_done;
+    uint64_t err_get_bounds, err_get_dropped, gets_served, get_resps, gets_done, gets_failed;
 };
 int canopy_counters(canopy_dev *dev, struct canopy_counters *c);
 

@@ -3,8 +3,10 @@
  * Device-side structures (docs/host-interface.md): the injection ring lives in BAR0; this
  * file writes packets into it and rings the INJ_TAIL doorbell. Host-side structures live
  * in DMA memory from the backend: the writeback block (the device writes INJ_HEAD and the
- * ack counters there, so waits poll RAM, not MMIO), the ejection ring (notifications and
- * refusals) and the window (where remote puts land).
+ * ack and get counters there, so waits poll RAM, not MMIO), the ejection ring
+ * (notifications and refusals), the get completion area (a count per target node, for the
+ * per-target bound on outstanding gets) and the window (where remote puts and this node's
+ * gets land).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +34,7 @@ const char *canopy_strerror(int status)
     case CANOPY_ECLOSED: return "device handle is closed (NULL)";
     case CANOPY_ENOTREG: return "memory is not in the registered window";
     case CANOPY_EBUSY: return "already in use";
-    case CANOPY_EREFUSED: return "a target refused a put (outside its window)";
+    case CANOPY_EREFUSED: return "a target refused a put or get (outside its window)";
     case CANOPY_EAGAIN: return "nothing available yet";
     case CANOPY_EPERM: return "permission denied by the operating system";
     case CANOPY_ENOTREE: return "collective tree not set up on this node";
@@ -51,12 +53,14 @@ static int node_of_packed(const canopy_dev *dev, uint64_t coords)
 /* ------------------------------------------------------------------ open / close */
 static int read_identity(canopy_dev *dev, char *errmsg, size_t errlen)
 {
-    uint64_t id, build, caps, rings, topo;
+    uint64_t id, build, caps, rings, topo, caps_get = 0;
     int rc;
     if ((rc = csr_read(dev, CANOPY_REG_ID, &id)) || (rc = csr_read(dev, CANOPY_REG_BUILD, &build)) ||
         (rc = csr_read(dev, CANOPY_REG_CAPS, &caps)) || (rc = csr_read(dev, CANOPY_REG_RINGS, &rings)) ||
         (rc = csr_read(dev, CANOPY_REG_TOPO, &topo)))
         return rc;
+    /* CAPS_GET exists from version 1.1 on; without it the device serves no gets. */
+    if (CANOPY_FIELD(id, ID, MINOR) >= 1 && (rc = csr_read(dev, CANOPY_REG_CAPS_GET, &caps_get))) return rc;
     if (CANOPY_FIELD(id, ID, MAGIC) != CANOPY_MAGIC || CANOPY_FIELD(id, ID, MAJOR) != CANOPY_VERSION_MAJOR) {
         if (errmsg)
             snprintf(errmsg, errlen, "%s: ID register 0x%016llx is not canopy host interface v%u",
@@ -77,6 +81,10 @@ static int read_identity(canopy_dev *dev, char *errmsg, size_t errlen)
     c->flit_bits = (uint32_t)CANOPY_FIELD(caps, CAPS, FLIT_BITS);
     c->vcs = (uint32_t)CANOPY_FIELD(caps, CAPS, VCS);
     c->inj_ring_words = (uint32_t)CANOPY_FIELD(rings, RINGS, INJ_WORDS);
+    c->get_slots = (uint32_t)CANOPY_FIELD(caps_get, CAPS_GET, SLOTS);
+    c->max_get_bytes = (uint32_t)CANOPY_FIELD(caps_get, CAPS_GET, MAX_BYTES);
+    if (c->max_get_bytes > CANOPY_MAX_GET_BYTES) c->max_get_bytes = CANOPY_MAX_GET_BYTES;
+    if (c->max_get_bytes == 0) c->get_slots = 0;
     if (c->flit_bits != 64 || c->max_payload == 0 || c->max_payload > CANOPY_PKT_MAX_PAYLOAD ||
         c->inj_ring_words < 2 * (3 + CANOPY_PKT_MAX_PAYLOAD / 8)) {
         if (errmsg) snprintf(errmsg, errlen, "%s: unsupported capabilities (flit %u bits, payload %u, ring %u words)",
@@ -107,24 +115,39 @@ static int setup_host_structures(canopy_dev *dev)
     int rc;
     if ((rc = dev->hal.ops->dma_alloc(&dev->hal, WB_BYTES, &dev->wb)) ||
         (rc = dev->hal.ops->dma_alloc(&dev->hal, EJ_ENTRIES * EJ_ENTRY_BYTES, &dev->ej)) ||
-        (rc = dev->hal.ops->dma_alloc(&dev->hal, COLL_AREA_BYTES, &dev->coll)))
+        (rc = dev->hal.ops->dma_alloc(&dev->hal, COLL_AREA_BYTES, &dev->coll)) ||
+        (rc = dev->hal.ops->dma_alloc(&dev->hal, 8u * (size_t)dev->nodes, &dev->get_area)))
         return rc;
+    if (!(dev->get_issued_to = calloc((size_t)dev->nodes, sizeof *dev->get_issued_to))) return CANOPY_ENOMEM;
     /* Seed the writeback block with the device's current values, so waits are right even
      * before the device's first writeback, and take them as this handle's baselines. */
-    uint64_t head, acked, failed;
+    uint64_t head, acked, failed, gdone = 0, gfailed = 0;
     if ((rc = csr_read(dev, CANOPY_REG_INJ_HEAD, &head)) || (rc = csr_read(dev, CANOPY_REG_PUTS_ACKED, &acked)) ||
         (rc = csr_read(dev, CANOPY_REG_PUTS_FAILED, &failed)))
         return rc;
+    if (dev->caps.get_slots &&
+        ((rc = csr_read(dev, CANOPY_REG_GETS_DONE, &gdone)) || (rc = csr_read(dev, CANOPY_REG_GETS_FAILED, &gfailed))))
+        return rc;
     acked &= WB_ACKED_MASK;
     failed &= WB_FAILED_MASK;
+    gdone &= WB_ACKED_MASK;
+    gfailed &= WB_FAILED_MASK;
     *wb_word(dev, WB_INJ_HEAD) = head;
     *wb_word(dev, WB_PUTS) = acked | failed << WB_FAILED_SHIFT;
+    *wb_word(dev, WB_GETS) = gdone | gfailed << WB_FAILED_SHIFT;
     dev->inj_tail = dev->inj_head_seen = (uint32_t)head;
     dev->puts_issued = acked;
     dev->failed_seen = failed;
+    dev->gets_issued = gdone;
+    dev->gets_failed_seen = gfailed;
     if ((rc = csr_write(dev, CANOPY_REG_WB_BASE, dev->wb.bus)) || (rc = csr_write(dev, CANOPY_REG_EJ_BASE, dev->ej.bus)) ||
         (rc = csr_write(dev, CANOPY_REG_EJ_ENTRIES, EJ_ENTRIES)) ||
         (rc = csr_write(dev, CANOPY_REG_COLL_WB_BASE, dev->coll.bus)))
+        return rc;
+    /* The per-target counts restart while GET_WB_BASE is 0: a 0 first, in case a previous
+     * user of the device left the same address registered, so they match get_issued_to. */
+    if (dev->caps.get_slots && ((rc = csr_write(dev, CANOPY_REG_GET_WB_BASE, 0)) ||
+                                (rc = csr_write(dev, CANOPY_REG_GET_WB_BASE, dev->get_area.bus))))
         return rc;
     return CANOPY_OK;
 }
@@ -159,6 +182,7 @@ int canopy_open(canopy_dev **out, const struct canopy_open_opts *opts)
     }
     if ((rc = read_identity(dev, errmsg, errlen)) || (rc = setup_host_structures(dev))) {
         dev->hal.ops->close(&dev->hal);
+        free(dev->get_issued_to);
         free(dev);
         return rc;
     }
@@ -177,9 +201,11 @@ int canopy_close(canopy_dev **devp)
     csr_write(dev, CANOPY_REG_EJ_ENTRIES, 0);
     csr_write(dev, CANOPY_REG_WB_BASE, 0);
     csr_write(dev, CANOPY_REG_COLL_WB_BASE, 0);
+    if (dev->caps.get_slots) csr_write(dev, CANOPY_REG_GET_WB_BASE, 0);
     uint64_t fence;
     csr_read(dev, CANOPY_REG_ID, &fence); /* non-posted: the writes above have landed */
     dev->hal.ops->close(&dev->hal);
+    free(dev->get_issued_to);
     free(dev);
     return rc == CANOPY_EREFUSED ? CANOPY_OK : rc;
 }
@@ -230,6 +256,9 @@ int canopy_counters(canopy_dev *dev, struct canopy_counters *c)
         {CANOPY_REG_ERR_COLL_TREE, &c->err_coll_tree},   {CANOPY_REG_RX_BCASTS, &c->rx_bcasts},
         {CANOPY_REG_ERR_REDUCE, &c->err_reduce},         {CANOPY_REG_REDUCES_SENT, &c->reduces_sent},
         {CANOPY_REG_REDUCES_DONE, &c->reduces_done},
+        {CANOPY_REG_ERR_GET_BOUNDS, &c->err_get_bounds}, {CANOPY_REG_ERR_GET_DROPPED, &c->err_get_dropped},
+        {CANOPY_REG_GETS_SERVED, &c->gets_served},       {CANOPY_REG_GET_RESPS, &c->get_resps},
+        {CANOPY_REG_GETS_DONE, &c->gets_done},           {CANOPY_REG_GETS_FAILED, &c->gets_failed},
     };
     for (size_t i = 0; i < sizeof regs / sizeof regs[0]; ++i) {
         if ((rc = csr_read(dev, regs[i].off, regs[i].dst))) return rc;
@@ -383,19 +412,83 @@ int canopy_put(canopy_dev *dev, int node, uint64_t offset, const void *src, size
     return canopy_dev_doorbell(dev);
 }
 
+/* ------------------------------------------------------------------ gets */
+static volatile uint64_t *get_area_word(canopy_dev *dev, int node)
+{
+    return (volatile uint64_t *)dev->get_area.vaddr + node;
+}
+
+/* Wait until fewer than caps.get_slots gets toward node are outstanding: the target holds
+ * only that many per source and drops the rest (docs/host-interface.md). Completion
+ * counts come from the get area, which the device writes after each get's data. */
+static int get_slot_wait(canopy_dev *dev, int node)
+{
+    volatile uint64_t *w = get_area_word(dev, node);
+    int rc;
+    for (;;) {
+        uint32_t done = (uint32_t)*w;
+        uint32_t outstanding = dev->get_issued_to[node] - done;
+        if (outstanding > dev->caps.get_slots) return CANOPY_EIO; /* device wrote back nonsense */
+        if (outstanding < dev->caps.get_slots) return CANOPY_OK;
+        /* The oldest may still be in the ring, unannounced. */
+        if ((rc = canopy_dev_doorbell(dev))) return rc;
+        if ((rc = dev->hal.ops->wait(&dev->hal, w, 0xffffffffull, CANOPY_CMP_NE, done, DEFAULT_TIMEOUT_NS))) return rc;
+    }
+}
+
+int canopy_get(canopy_dev *dev, int node, uint64_t remote_offset, uint64_t local_offset, size_t len)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (node < 0 || node >= dev->nodes) return CANOPY_ERANGE;
+    if (!dev->caps.get_slots) return CANOPY_ENODEV;
+    if (!dev->win.vaddr) return CANOPY_ENOTREG;
+    /* Both ranges must be expressible (40-bit offsets); the local one must lie in this
+     * node's window, since the device would refuse the data there. The remote one is the
+     * target's to check. */
+    const uint64_t offset_limit = (uint64_t)1 << CANOPY_HDR_OFFSET_WIDTH;
+    if (remote_offset >= offset_limit || len > offset_limit - remote_offset) return CANOPY_ERANGE;
+    if (local_offset > dev->win.size || len > dev->win.size - local_offset) return CANOPY_ERANGE;
+
+    const uint64_t dst = packed_coords(dev, node), src = packed_coords(dev, dev->node);
+    for (size_t done = 0; done < len;) {
+        size_t chunk = len - done < dev->caps.max_get_bytes ? len - done : dev->caps.max_get_bytes;
+        if ((rc = get_slot_wait(dev, node))) return rc;
+        uint64_t flits[3] = {0, 0, 0};
+        canopy_hdr_set_ptype(flits, CANOPY_PKT_GET);
+        canopy_hdr_set_dst(flits, dst);
+        canopy_hdr_set_src(flits, src);
+        canopy_hdr_set_len(flits, 8);
+        canopy_hdr_set_offset(flits, remote_offset + done);
+        flits[2] = canopy_getreq_set_get_len(canopy_getreq_set_reply_offset(0, local_offset + done), chunk);
+        if ((rc = canopy_dev_inject(dev, flits, 3, CANOPY_VC_P2P_LO))) return rc;
+        ++dev->gets_issued;
+        ++dev->get_issued_to[node];
+        done += chunk;
+    }
+    return canopy_dev_doorbell(dev);
+}
+
 int canopy_quiet(canopy_dev *dev, uint64_t timeout_ns)
 {
     int rc = usable(dev);
     if (rc) return rc;
     if ((rc = canopy_dev_doorbell(dev))) return rc;
-    const uint64_t issued = dev->puts_issued & WB_ACKED_MASK;
-    /* The acknowledged count only grows toward what was issued, so GE is exact (40 bits:
-     * a wrap takes years at line rate). */
-    rc = dev->hal.ops->wait(&dev->hal, wb_word(dev, WB_PUTS), WB_ACKED_MASK, CANOPY_CMP_GE, issued, timeout_ns);
+    /* The completed counts only grow toward what was issued, so GE is exact (40 bits: a
+     * wrap takes years at line rate). Puts, then gets, share the one timeout. */
+    const uint64_t t0 = canopy_time_ns(dev);
+    rc = dev->hal.ops->wait(&dev->hal, wb_word(dev, WB_PUTS), WB_ACKED_MASK, CANOPY_CMP_GE,
+                            dev->puts_issued & WB_ACKED_MASK, timeout_ns);
+    if (rc) return rc;
+    const uint64_t spent = canopy_time_ns(dev) - t0;
+    rc = dev->hal.ops->wait(&dev->hal, wb_word(dev, WB_GETS), WB_ACKED_MASK, CANOPY_CMP_GE,
+                            dev->gets_issued & WB_ACKED_MASK, spent < timeout_ns ? timeout_ns - spent : 0);
     if (rc) return rc;
     uint64_t failed = *wb_word(dev, WB_PUTS) >> WB_FAILED_SHIFT;
-    int refused = failed != dev->failed_seen;
+    uint64_t gfailed = *wb_word(dev, WB_GETS) >> WB_FAILED_SHIFT;
+    int refused = failed != dev->failed_seen || gfailed != dev->gets_failed_seen;
     dev->failed_seen = failed;
+    dev->gets_failed_seen = gfailed;
     return refused ? CANOPY_EREFUSED : CANOPY_OK;
 }
 

@@ -21,8 +21,9 @@ enum {
     MAX_FLITS = 255,         /* descriptor limit */
 };
 /* Writeback block words (docs/host-interface.md). WB_PUTS packs the acknowledged count
- * (bits 39..0) with the refused count (bits 63..40) so one read sees both consistently. */
-enum { WB_INJ_HEAD = 0, WB_PUTS = 1, WB_PUTS_FAILED = 2, WB_RX_PUTS = 3, WB_EJ_WRITTEN = 4 };
+ * (bits 39..0) with the refused count (bits 63..40) so one read sees both consistently;
+ * WB_GETS packs completed and refused gets the same way. */
+enum { WB_INJ_HEAD = 0, WB_PUTS = 1, WB_PUTS_FAILED = 2, WB_RX_PUTS = 3, WB_EJ_WRITTEN = 4, WB_GETS = 5 };
 #define WB_ACKED_MASK ((UINT64_C(1) << 40) - 1)
 #define WB_FAILED_SHIFT 40
 #define WB_FAILED_MASK ((UINT64_C(1) << 24) - 1)
@@ -45,6 +46,12 @@ struct canopy_dev {
     uint32_t inj_words, inj_tail, inj_head_seen, unrung;
     /* Puts. */
     uint64_t puts_issued, failed_seen;
+    /* Gets: requests issued and refusals seen (against WB_GETS); per target, requests
+     * issued, against the count the device writes into the get area (GET_WB_BASE) as
+     * each completes: at most caps.get_slots may be outstanding toward one target. */
+    uint64_t gets_issued, gets_failed_seen;
+    struct canopy_dma_region get_area;
+    uint32_t *get_issued_to;
     /* Ejection ring consumer. */
     uint64_t ej_head;
     /* Collectives: per-tree completion counters (written by the device) and what this
