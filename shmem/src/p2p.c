@@ -13,11 +13,6 @@
 
 #include "shmem_internal.h"
 
-/* canopy_get is being added to libcanopy separately; bind to it weakly so this library
- * links either way and a get without it stops with a clear message. */
-int canopy_get(canopy_dev *dev, int node, uint64_t remote_offset, uint64_t local_offset, size_t len);
-#pragma weak canopy_get
-
 static void do_put(const char *call, void *dest, const void *src, size_t len, int pe)
 {
     shmi_check_pe(call, pe);
@@ -32,8 +27,6 @@ static void do_put(const char *call, void *dest, const void *src, size_t len, in
 
 static void get_into_window(const char *call, uint64_t local_off, uint64_t remote_off, size_t len, int pe)
 {
-    if (!canopy_get)
-        shmi_fatal(call, "one-sided get is not available: this libcanopy has no canopy_get");
     shmi_check(call, "canopy_get", canopy_get(shmi.dev, pe, remote_off, local_off, len));
 }
 

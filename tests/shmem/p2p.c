@@ -1,13 +1,14 @@
 /* p2p.c: point-to-point RMA and synchronization across all pairs of PEs.
  *
- *   shmem/oshrun -n 9 build/tests/shmem/p2p [--gets]
+ *   shmem/oshrun -n 9 build/tests/shmem/p2p
  *
  * Targets are static globals (aliased .data/.bss: initialized data keeps its initial
  * value on every PE until written) and heap blocks. For every (source, target) pair:
  * putmem, typed put of every RMA type, p, iput (strided both sides), put8..128; then
  * flags written last and waited for with shmem_TYPE_wait_until for every wait type and
- * comparison; shmem_TYPE_test. With --gets (needs canopy_get in libcanopy): getmem, typed
- * get, g, iget from every PE, into symmetric and into private (stack) memory.
+ * comparison; shmem_TYPE_test. Gets (one-sided: served by the target's host interface
+ * without its software): getmem, typed get and g of every RMA type, get_nbi completed by
+ * quiet, get32/get128, iget, from every PE, into symmetric and into private memory.
  */
 #include <string.h>
 
@@ -98,12 +99,27 @@ static void waits(void)
     shmem_wait(&initialized_global[0], 0); /* deprecated: returns at once, the value is not 0 */
 }
 
-static void gets(void)
+#define TYPED_GET(T, N)                                                                    \
+    {                                                                                      \
+        static T g_##N[3];                                                                 \
+        for (int i = 0; i < 3; ++i) g_##N[i] = (T)(me * 3 + i + 1);                       \
+        shmem_barrier_all();                                                               \
+        for (int src = 0; src < npes; ++src) {                                             \
+            T v[3] = {0, 0, 0};                                                            \
+            shmem_##N##_get(v, g_##N, 3, src);                                             \
+            CHECK(v[0] == (T)(src * 3 + 1) && v[2] == (T)(src * 3 + 3), "%s get from PE %d", #N, src); \
+            CHECK(shmem_##N##_g(&g_##N[1], src) == (T)(src * 3 + 2), "%s g from PE %d", #N, src); \
+        }                                                                                  \
+        shmem_barrier_all();                                                               \
+    }
+
+static void gets_all_pairs(void)
 {
     long *heap = shmem_malloc(64 * sizeof(long));
     for (int i = 0; i < 64; ++i) heap[i] = me * 1000 + i;
     shmem_barrier_all();
     static long sym[64];
+    static long nbi[MAXPE][4];
     for (int src = 0; src < npes; ++src) {
         long priv[64];
         shmem_long_get(priv, heap, 64, src);
@@ -115,12 +131,23 @@ static void gets(void)
         long every3[8];
         shmem_long_iget(every3, heap, 1, 3, 8, src);
         for (int k = 0; k < 8; ++k) CHECK(every3[k] == src * 1000 + 3 * k, "iget from PE %d", src);
+        uint32_t w32[4];
+        shmem_get32(w32, heap, 4, src); /* heap[0], heap[1] as 32-bit halves */
+        CHECK(((uint64_t)w32[1] << 32 | w32[0]) == (uint64_t)(src * 1000), "get32 from PE %d", src);
+        shmem_get128(priv, &heap[10], 2, src);
+        CHECK(priv[0] == src * 1000 + 10 && priv[3] == src * 1000 + 13, "get128 from PE %d", src);
+        /* Non-blocking into a global: complete (and only then checked) after quiet. */
+        shmem_long_get_nbi(nbi[src], &heap[20], 4, src);
     }
+    shmem_quiet();
+    for (int src = 0; src < npes; ++src)
+        for (int i = 0; i < 4; ++i) CHECK(nbi[src][i] == src * 1000 + 20 + i, "get_nbi from PE %d", src);
     shmem_barrier_all();
     shmem_free(heap);
+    SHMEMI_RMA_TYPES(TYPED_GET)
 }
 
-int main(int argc, char **argv)
+int main(void)
 {
     shmem_init();
     me = shmem_my_pe();
@@ -134,7 +161,7 @@ int main(int argc, char **argv)
     CHECK(shmem_pe_accessible(npes - 1) && !shmem_pe_accessible(npes), "pe_accessible");
     for (int shift = 0; shift < npes; ++shift) puts_shift(shift); /* all pairs, self included */
     waits();
-    if (argc > 1 && !strcmp(argv[1], "--gets")) gets();
+    gets_all_pairs();
     if (me == 0) printf("p2p: all %d x %d pairs ok\n", npes, npes);
     shmem_finalize();
     return 0;
