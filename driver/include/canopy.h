@@ -147,6 +147,14 @@ static inline int canopy_cmp_holds(uint64_t v, int cmp, uint64_t value)
 int canopy_wait_u64(canopy_dev *dev, const volatile uint64_t *addr, int cmp, uint64_t value,
                     uint64_t timeout_ns);
 
+/* End the job this process belongs to (every PE the launcher started with it) with exit
+ * status `status` (0..255): the co-simulation stops every other PE at once and
+ * sim/canopy-run exits with `status`. The caller must then exit without another libcanopy
+ * call (OpenSHMEM's shmem_global_exit does _exit(status)). CANOPY_EINVAL for a status out
+ * of range; CANOPY_ENODEV where there is no job to end (pci: one process per board,
+ * started by hand), and nothing is stopped. */
+int canopy_job_exit(canopy_dev *dev, int status);
+
 /* Device time: simulated nanoseconds under "sim", wall-clock under "pci"; and the
  * router clock cycle count under "sim" (0 under "pci"). */
 uint64_t canopy_time_ns(canopy_dev *dev);

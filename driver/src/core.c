@@ -235,6 +235,14 @@ int canopy_coords(canopy_dev *dev, int node, unsigned coords[4])
     return CANOPY_OK;
 }
 
+int canopy_job_exit(canopy_dev *dev, int status)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (status < 0 || status > 255) return CANOPY_EINVAL;
+    return dev->hal.ops->job_exit(&dev->hal, status);
+}
+
 uint64_t canopy_time_ns(canopy_dev *dev) { return usable(dev) ? 0 : dev->hal.ops->now_ns(&dev->hal); }
 uint64_t canopy_cycles(canopy_dev *dev) { return usable(dev) ? 0 : dev->hal.ops->cycles(&dev->hal); }
 

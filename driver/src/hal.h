@@ -21,6 +21,10 @@
  *     the device's writes into r are seen at addr and stores at addr reach r. addr, off
  *     and len are page aligned. A backend that cannot (pci: hugepage DMA memory cannot be
  *     mapped over program pages) returns CANOPY_ENODEV and changes nothing.
+ *   - job_exit: end every other process of the job this one was started with, and make
+ *     `status` the job's exit status; the caller goes on and exits by itself. A backend
+ *     with no notion of a job (pci: one process per board, started by hand) returns
+ *     CANOPY_ENODEV and changes nothing.
  */
 #ifndef CANOPY_HAL_H
 #define CANOPY_HAL_H
@@ -49,6 +53,7 @@ struct canopy_hal_ops {
     uint64_t (*cycles)(struct canopy_hal *h);
     int (*map_alias)(struct canopy_hal *h, const struct canopy_dma_region *r, uint64_t off, void *addr,
                      size_t len);
+    int (*job_exit)(struct canopy_hal *h, int status);
     void (*close)(struct canopy_hal *h);
 };
 

@@ -508,6 +508,13 @@ static int pci_map_alias(struct canopy_hal *h, const struct canopy_dma_region *r
     return CANOPY_ENODEV;
 }
 
+/* A board runs one process started by hand: there is no job to end beyond this process. */
+static int pci_job_exit(struct canopy_hal *h, int status)
+{
+    (void)h, (void)status;
+    return CANOPY_ENODEV;
+}
+
 static const struct canopy_hal_ops canopy_hal_pci_ops = {
     .name = "pci",
     .mmio_write = pci_mmio_write,
@@ -517,6 +524,7 @@ static const struct canopy_hal_ops canopy_hal_pci_ops = {
     .now_ns = pci_now_ns,
     .cycles = pci_cycles,
     .map_alias = pci_map_alias,
+    .job_exit = pci_job_exit,
     .close = pci_close,
 };
 

@@ -117,6 +117,16 @@ static int sim_map_alias(struct canopy_hal *h, const struct canopy_dma_region *r
     return m == addr ? CANOPY_OK : CANOPY_ENOMEM;
 }
 
+/* The simulator stops every other PE now and ends the run with status once this one has
+ * exited; this PE is detached, as after close. */
+static int sim_job_exit(struct canopy_hal *h, int status)
+{
+    struct sim_priv *p = priv_of(h);
+    p->pe->exit_status = status;
+    sim_call(p, CANOPY_COSIM_REQ_JOB_EXIT);
+    return CANOPY_OK;
+}
+
 /* Detach: this PE makes no more requests; the simulator stops scheduling it. */
 static void sim_close(struct canopy_hal *h)
 {
@@ -138,6 +148,7 @@ static const struct canopy_hal_ops sim_ops = {
     .now_ns = sim_now_ns,
     .cycles = sim_cycles,
     .map_alias = sim_map_alias,
+    .job_exit = sim_job_exit,
     .close = sim_close,
 };
 

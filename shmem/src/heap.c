@@ -8,12 +8,14 @@
  * says (a barrier at the end of an allocation, at the start of shmem_free) so no PE puts
  * into a block another PE has not allocated yet or has already reused.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "shmem_internal.h"
 
-#define HEAP_MIN_ALIGN 64u /* cache line: every block starts aligned for any type */
+#define HEAP_MIN_ALIGN 64u    /* cache line: every block starts aligned for any type */
+#define WINDOW_MIN_ALIGN 4096u /* canopy_window's base is page aligned on every PE */
 
 struct shmi_block {
     uint64_t off, size; /* window offset and length */
@@ -54,15 +56,34 @@ static struct shmi_block *split(struct shmi_block *b, uint64_t at)
     return n;
 }
 
+/* The alignment that every PE's window base address has. A block's offset aligned to at
+ * most this is an aligned address on every PE, with the same offset everywhere (which
+ * symmetry needs). Beyond the page, where each PE's memory lies decides, so the PEs agree
+ * (an OR of the base addresses' low bits) the first time a larger alignment is asked for;
+ * the allocating calls are collective, so every PE is here then. */
+static uint64_t window_alignment(void)
+{
+    if (!shmi.win_align) {
+        uint32_t bits = shmi_sw_or32(&shmi.world.g, (uint32_t)(uintptr_t)shmi.win);
+        shmi.win_align = bits ? (uint64_t)(bits & (~bits + 1)) : (uint64_t)1 << 31;
+    }
+    return shmi.win_align;
+}
+
 /* First fit; NULL (after the barrier) if nothing fits, as the specification asks. */
 static void *heap_alloc(const char *call, size_t align, size_t size)
 {
     if (align < HEAP_MIN_ALIGN) align = HEAP_MIN_ALIGN;
     if (align & (align - 1)) shmi_fatal(call, "alignment %zu is not a power of two", align);
+    if (align > WINDOW_MIN_ALIGN && align > window_alignment()) {
+        if (shmi.me == 0)
+            fprintf(stderr, "canopy-shmem: %s: alignment %zu is more than the %llu bytes every PE's window base "
+                            "has; returning NULL\n", call, align, (unsigned long long)shmi.win_align);
+        return NULL;
+    }
     const uint64_t need = (size + HEAP_MIN_ALIGN - 1) & ~(uint64_t)(HEAP_MIN_ALIGN - 1);
     for (struct shmi_block *b = shmi.blocks; b; b = b->next) {
         if (!b->free) continue;
-        /* Alignment is of the address; the window base is page aligned, so offsets do. */
         uint64_t start = (b->off + align - 1) & ~(uint64_t)(align - 1);
         if (start + need > b->off + b->size) continue;
         if (start > b->off) b = split(b, start), b->free = 1;

@@ -203,13 +203,16 @@ void shmem_finalize(void)
     canopy_close(&shmi.dev);
 }
 
+/* Every PE ends, the job with `status` (as OpenSHMEM 1.5 asks): libcanopy's job exit stops
+ * the other PEs where they are. Without a job to end (the pci backend) only this PE ends.
+ * _exit, not exit: nothing may call the library afterwards (atexit handlers, finalize). */
 void shmem_global_exit(int status)
 {
-    /* exit ends this PE at once; the launcher stops the others when a PE fails (status
-     * != 0). A zero status leaves the others to finish or be stopped by its watchdog. */
     fflush(stdout);
     fflush(stderr);
-    exit(status);
+    const int code = status & 0xff;
+    if (shmi.dev) canopy_job_exit(shmi.dev, code);
+    _exit(code);
 }
 
 int shmem_my_pe(void)

@@ -79,6 +79,7 @@ struct shmi_ctx {
     int data_aliased;
     uint64_t heap_off, heap_size;
     struct shmi_block *blocks; /* heap.c */
+    uint64_t win_align;        /* heap.c: alignment every PE's window base has; 0 = not agreed yet */
     uint64_t chan_off, bounce_off, red_off;
     /* Channels (coll_sw.c): messages sent to / consumed from each peer. */
     uint64_t *sent, *consumed;

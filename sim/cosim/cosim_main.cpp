@@ -12,7 +12,9 @@
 // Exit status: 0 when every PE exited 0; 1 if any PE failed or crashed, the simulation saw
 // an error (an RTL assertion, a bad AXI transaction, a DMA outside host memory), or a
 // watchdog fired (simulated-cycle limit, a stall with every PE waiting and nothing moving,
-// or a PE running too long in wall-clock time without calling the library).
+// or a PE running too long in wall-clock time without calling the library). A PE that
+// ends the job (canopy_job_exit, e.g. shmem_global_exit) stops every other PE at once, and
+// the job's status is the one it gave.
 #include <fcntl.h>
 #include <semaphore.h>
 #include <signal.h>
@@ -195,6 +197,7 @@ private:
     std::string describe_waits() const;
     void fail(const std::string &why);
     void kill_all();
+    void job_exit(unsigned i, int status);
 
     Options o_;
     SharedMemory mem_;
@@ -204,6 +207,7 @@ private:
     std::vector<Pe> pes_;
     uint64_t cycle_ = 0;
     bool failed_ = false;
+    int job_exit_status_ = -1;  // >= 0 once a PE ended the job (canopy_job_exit)
 };
 
 void Cosim::fail(const std::string &why) {
@@ -254,7 +258,8 @@ void Cosim::wait_blocked(unsigned i) {
         if (waitpid(pe.pid, &status, WNOHANG) == pe.pid) {
             pe.state = PeState::Exited;
             pe.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-            if (pe.exit_status != 0) fail("PE " + std::to_string(i) + " exited with status " + std::to_string(pe.exit_status));
+            if (pe.exit_status != 0 && job_exit_status_ < 0)
+                fail("PE " + std::to_string(i) + " exited with status " + std::to_string(pe.exit_status));
             return;
         }
         if (std::chrono::steady_clock::now() - started > std::chrono::seconds(o_.pe_wall_timeout_s)) {
@@ -307,6 +312,9 @@ void Cosim::handle_request(unsigned i) {
     case CANOPY_COSIM_REQ_EXIT:
         pe.state = PeState::Detached;
         sem_post(&c.go);
+        return;
+    case CANOPY_COSIM_REQ_JOB_EXIT:
+        job_exit(i, c.exit_status);
         return;
     default:
         fail("PE " + std::to_string(i) + " sent unknown request " + std::to_string(c.req));
@@ -375,12 +383,30 @@ void Cosim::kill_all() {
         if (pe.pid > 0 && pe.state != PeState::Exited) kill(pe.pid, SIGKILL);
 }
 
+// PE i ends the job: stop the others where they are (they are blocked in a request or
+// running between calls; nothing of theirs is waited for), then let PE i go on detached to
+// exit by itself. The run ends with `status` as its exit status.
+void Cosim::job_exit(unsigned i, int status) {
+    std::fprintf(stderr, "canopy-cosim: PE %u ended the job with status %d at cycle %" PRIu64 "\n", i, status, cycle_);
+    job_exit_status_ = status < 0 || status > 255 ? 1 : status;
+    for (unsigned j = 0; j < CANOPY_NODES; ++j) {
+        Pe &pe = pes_[j];
+        if (j == i || pe.state == PeState::Exited) continue;
+        kill(pe.pid, SIGKILL);
+        waitpid(pe.pid, nullptr, 0);
+        pe.state = PeState::Exited;
+        pe.exit_status = 0;
+    }
+    pes_[i].state = PeState::Detached;
+    sem_post(&mem_.shm()->pe[i].go);
+}
+
 int Cosim::run() {
     model_->rst_i = 1;
     for (int i = 0; i < 8; ++i) step();
     model_->rst_i = 0;
     start_pes();
-    while (!failed_ && !all_finished()) {
+    while (!failed_ && job_exit_status_ < 0 && !all_finished()) {
         step();
         for (auto &h : hosts_)
             for (auto &e : h.errors()) fail(e);
@@ -402,10 +428,14 @@ int Cosim::run() {
             int status;
             waitpid(pe.pid, &status, 0);
             pe.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-            if (pe.exit_status != 0 && !failed_)
+            if (pe.exit_status != 0 && !failed_ && job_exit_status_ < 0)
                 fail("PE " + std::to_string(i) + " exited with status " + std::to_string(pe.exit_status));
         }
         worst = std::max(worst, pe.exit_status);
+    }
+    if (job_exit_status_ >= 0 && !failed_) {
+        model_->final();
+        return job_exit_status_;
     }
     model_->final();
     if (o_.verbose || failed_)

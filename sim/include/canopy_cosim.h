@@ -33,6 +33,8 @@ enum canopy_cosim_req {
     CANOPY_COSIM_REQ_MMIO_READ = 2,  /* resumes when the read completes */
     CANOPY_COSIM_REQ_WAIT = 3,       /* resumes when the condition holds or times out */
     CANOPY_COSIM_REQ_EXIT = 4,       /* detach: the PE makes no more requests (canopy_close) */
+    CANOPY_COSIM_REQ_JOB_EXIT = 5,   /* end the job with exit_status: every other PE is stopped,
+                                        this one resumes detached and exits (canopy_job_exit) */
 };
 
 struct canopy_cosim_pe {
@@ -45,7 +47,7 @@ struct canopy_cosim_pe {
     uint64_t wait_mask;
     uint64_t wait_value;
     uint64_t wait_timeout_ns;
-    int32_t exit_status;
+    int32_t exit_status;    /* CANOPY_COSIM_REQ_JOB_EXIT */
     uint32_t pad0;
     /* Simulator -> PE: the response. */
     uint64_t resp_value;

@@ -5,7 +5,10 @@
  * stack variable), badaset (barrier over an active set beyond the last PE), badcmp
  * (wait_until with an unknown comparison). "ok" runs the calls that must not fail: team
  * queries on SHMEM_TEAM_INVALID return -1, a bad split triplet returns nonzero.
+ * "exit STATUS": the last PE calls shmem_global_exit(STATUS) while every other PE waits in
+ * a barrier it never completes; the whole job must end with STATUS.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "shmem_test.h"
@@ -42,6 +45,13 @@ int main(int argc, char **argv)
         shmem_barrier(1, 1, n, pSync);
     } else if (!strcmp(mode, "badcmp")) {
         shmem_long_wait_until(target, 42, 0);
+    } else if (!strcmp(mode, "exit") && argc > 2) {
+        if (me == n - 1) {
+            printf("errors: PE %d calls shmem_global_exit(%s)\n", me, argv[2]);
+            shmem_global_exit(atoi(argv[2]));
+        }
+        shmem_barrier_all(); /* never completes: PE n-1 does not arrive */
+        printf("errors: PE %d passed a barrier PE %d never reached\n", me, n - 1);
     }
     shmem_finalize();
     return 0;

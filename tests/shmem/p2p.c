@@ -8,7 +8,8 @@
  * flags written last and waited for with shmem_TYPE_wait_until for every wait type and
  * comparison; shmem_TYPE_test. Gets (one-sided: served by the target's host interface
  * without its software): getmem, typed get and g of every RMA type, get_nbi completed by
- * quiet, get32/get128, iget, from every PE, into symmetric and into private memory.
+ * quiet, get32/get128, iget, from every PE, into symmetric and into private memory. Then
+ * the heap: shmem_align up to 1 MiB, calloc, realloc, the deprecated names, malloc(0).
  */
 #include <string.h>
 
@@ -147,6 +148,39 @@ static void gets_all_pairs(void)
     SHMEMI_RMA_TYPES(TYPED_GET)
 }
 
+/* shmem_align: an aligned address on every PE, or NULL on every PE for an alignment past
+ * what every window base has (only past the page); the block is symmetric (a put from the
+ * previous PE lands in it). Then calloc, realloc (growing keeps the contents), the
+ * deprecated names, and malloc(0). */
+static void heap_calls(void)
+{
+    const int prev = (me + npes - 1) % npes;
+    for (size_t align = 64; align <= (1u << 20); align <<= 2) {
+        long *p = shmem_align(align, 100 * sizeof(long));
+        if (!p) {
+            CHECK(align > 4096, "shmem_align(%zu) returned NULL", align);
+            continue;
+        }
+        CHECK((uintptr_t)p % align == 0, "shmem_align(%zu) = %p", align, (void *)p);
+        shmem_long_p(&p[99], me * 10 + 1, (me + 1) % npes);
+        shmem_barrier_all();
+        CHECK(p[99] == prev * 10 + 1, "shmem_align(%zu) block is not symmetric", align);
+        shmem_free(p);
+    }
+    int *z = shmem_calloc(64, sizeof(int));
+    for (int i = 0; i < 64; ++i) CHECK(z[i] == 0, "shmem_calloc is not zeroed");
+    for (int i = 0; i < 64; ++i) z[i] = i + me;
+    z = shmem_realloc(z, 4096 * sizeof(int));
+    for (int i = 0; i < 64; ++i) CHECK(z[i] == i + me, "shmem_realloc lost the contents");
+    shmem_free(z);
+    long *d = shmalloc(16);
+    void *a = shmemalign(256, 16);
+    CHECK(d && a && (uintptr_t)a % 256 == 0, "shmalloc/shmemalign");
+    shfree(a);
+    shfree(d);
+    CHECK(shmem_malloc(0) == NULL, "shmem_malloc(0) returns NULL");
+}
+
 int main(void)
 {
     shmem_init();
@@ -162,6 +196,7 @@ int main(void)
     for (int shift = 0; shift < npes; ++shift) puts_shift(shift); /* all pairs, self included */
     waits();
     gets_all_pairs();
+    heap_calls();
     if (me == 0) printf("p2p: all %d x %d pairs ok\n", npes, npes);
     shmem_finalize();
     return 0;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # run_errors.sh: every misuse mode of errors.c must fail the run with a message naming
-# the call and the bad value; mode "ok" must pass.   tests/shmem/run_errors.sh 9
+# the call and the bad value; mode "ok" must pass; shmem_global_exit must end every PE at
+# once with its status.   tests/shmem/run_errors.sh 9
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 n="$1"
@@ -26,4 +27,15 @@ expect badroot "shmem_broadcastmem: invalid root $n"
 expect notsym "shmem_long_put: address .* is not symmetric"
 expect badaset "shmem_barrier: invalid active set (PE_start 1, logPE_stride 1, PE_size $n)"
 expect badcmp "shmem_long_wait_until: invalid comparison 42"
+# The other PEs wait in a barrier: only the global exit can end them. The time limit is
+# far below the co-simulator's stall watchdog (minutes), so a job left hanging fails here.
+for status in 0 3; do
+    out="$(timeout 60 shmem/oshrun -n "$n" "$bin" exit "$status" 2>&1)"; rc=$?
+    if [ "$rc" -eq "$status" ] && grep -q "ended the job with status $status" <<<"$out" &&
+       ! grep -q "passed a barrier\|FAIL" <<<"$out"; then
+        echo "ok   global_exit($status): the job ended with status $rc"
+    else
+        echo "FAIL: global_exit($status): exit status $rc, output:"; echo "$out" | tail -5; fail=1
+    fi
+done
 exit $fail
