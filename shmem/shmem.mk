@@ -57,5 +57,10 @@ build/shmem/examples/%: shmem/examples/%.c $(SHMEM_LIBS) $(wildcard shmem/includ
 	@mkdir -p $(@D)
 	$(SHM_CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g -Ishmem/include $< $(SHMEM_LIBS) $(DRV_LIBS) -lm -o $@
 
-SHMEM_TESTS := conformance teams p2p barrier errors
+# Pre-1.2 SHMEM code, built the way a user builds it: by the wrapper, as GNU C99.
+build/tests/shmem/legacy: tests/shmem/legacy.c shmem/oshcc $(SHMEM_LIBS) $(wildcard shmem/include/*.h)
+	@mkdir -p $(@D)
+	shmem/oshcc -std=gnu99 -Wall -Wextra -Werror -O1 -g $< -o $@
+
+SHMEM_TESTS := conformance teams p2p barrier errors legacy
 shmem-tests-build: $(addprefix build/tests/shmem/,$(SHMEM_TESTS)) build/tests/shmem/header_check.stamp

@@ -103,7 +103,7 @@ def declare():
                       drv + [cosim_make(torus)], timeout=900))
     # OpenSHMEM (shmem/, docs/shmem.md): conformance from the specification (hardware and,
     # on 3x3, software with identical results), point to point over all pairs, barrier
-    # semantics, teams, misuse.
+    # semantics, teams, misuse, pre-1.2 code built by oshcc.
     shm = ["shmem-tests-build"]
     for torus in ("3x3", "2x2x2"):
         nodes = math.prod(int(k) for k in torus.split("x"))
@@ -119,6 +119,7 @@ def declare():
         t.append(Test(f"shmem-{torus}-stride", f"tests/shmem/run_stride.sh {nodes}" + (" --sw" if torus == "3x3" else ""),
                       b + ["build/tests/shmem/stride"]))
     t.append(Test("shmem-3x3-errors", "tests/shmem/run_errors.sh 9", shm + [cosim_make("3x3")]))
+    t.append(Test("shmem-3x3-legacy", "tests/shmem/run_legacy.sh 9", shm + [cosim_make("3x3")]))
     t.append(Test("fw-setup-3x3", "sim/canopy-run -n 9 --torus 3x3 build/tests/fw/fm_setup_sim",
                   ["build/tests/fw/fm_setup_sim", cosim_make("3x3")]))
     t.append(Test("driver-3x3-demo", "sim/canopy-run -n 9 --torus 3x3 build/driver/examples/put_demo",

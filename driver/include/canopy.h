@@ -83,8 +83,9 @@ int canopy_num_nodes(canopy_dev *dev);
 int canopy_ndims(canopy_dev *dev);
 int canopy_coords(canopy_dev *dev, int node, unsigned coords[4]);
 
-/* Allocate this node's window (DMA-able, zeroed, page aligned) and register it with the
- * device; remote puts land in it. Once per open; *base receives its address. */
+/* Allocate this node's window (DMA-able, zeroed, page aligned; a window of 2 MiB or more
+ * is 2 MiB aligned) and register it with the device; remote puts land in it. Once per
+ * open; *base receives its address. */
 int canopy_window(canopy_dev *dev, size_t size, void **base);
 size_t canopy_window_size(canopy_dev *dev);
 

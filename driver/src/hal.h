@@ -11,7 +11,9 @@
  *     followed by a flush before a doorbell, which mmio_write does itself at its end).
  *   - mmio_read64: a non-posted 64-bit read; it also orders after all earlier writes.
  *   - dma_alloc: size bytes of zeroed memory the device can write, with its bus address,
- *     aligned to at least 4096. One allocation per call; freed at close.
+ *     aligned to at least 4096, and a region of 2 MiB or more to 2 MiB (the hugepage
+ *     size; programs rely on it for large alignments, e.g. OpenSHMEM's shmem_align).
+ *     One allocation per call; freed at close.
  *   - wait: block until (*addr & mask) compared by cmp to value holds, or timeout_ns of
  *     device time passes (CANOPY_ETIMEDOUT). addr is inside a dma_alloc'd region.
  *   - now_ns / cycles: device time (see canopy_time_ns).

@@ -416,7 +416,9 @@ static int pci_dma_alloc(struct canopy_hal *h, size_t size, struct canopy_dma_re
     if (p == NULL || out == NULL || size == 0 || size > SIZE_MAX - PCI_HUGE_BYTES)
         return CANOPY_EINVAL;
     size_t need = (size + PCI_DMA_ALIGN - 1) & ~(PCI_DMA_ALIGN - 1);
-    for (size_t i = 0; i < p->nhuge; i++)
+    /* A region of a hugepage or more gets mappings of its own, so it starts on a
+     * hugepage boundary (hal.h); smaller ones share the tails. */
+    for (size_t i = 0; i < p->nhuge && need < PCI_HUGE_BYTES; i++)
         if (pci_carve(&p->huge[i], need, size, out))
             return CANOPY_OK;
     if (p->nhuge == p->huge_cap) {

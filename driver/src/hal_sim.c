@@ -62,7 +62,8 @@ static int sim_mmio_read64(struct canopy_hal *h, uint32_t off, uint64_t *value)
 static int sim_dma_alloc(struct canopy_hal *h, size_t size, struct canopy_dma_region *out)
 {
     struct sim_priv *p = priv_of(h);
-    const uint64_t align = 4096;
+    /* Large regions on a hugepage boundary, as on a board (hal.h). */
+    const uint64_t align = size >= CANOPY_COSIM_ARENA_ALIGN ? CANOPY_COSIM_ARENA_ALIGN : 4096;
     uint64_t start = (p->pe->arena_used + align - 1) & ~(align - 1);
     if (size == 0 || start + size > p->shm->arena_bytes || start + size < start) return CANOPY_ENOMEM;
     p->pe->arena_used = start + size;
@@ -152,6 +153,27 @@ static const struct canopy_hal_ops sim_ops = {
     .close = sim_close,
 };
 
+/* Map the whole object at an address aligned to CANOPY_COSIM_ARENA_ALIGN (so arena
+ * offsets with that alignment are such addresses): reserve the size plus one alignment,
+ * map the object over the aligned part, give back the rest. */
+static void *map_aligned(int fd, size_t len)
+{
+    const size_t align = (size_t)CANOPY_COSIM_ARENA_ALIGN;
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    len = (len + page - 1) & ~(page - 1);
+    uint8_t *r = mmap(NULL, len + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (r == MAP_FAILED) return MAP_FAILED;
+    uint8_t *a = (uint8_t *)(((uintptr_t)r + align - 1) & ~(uintptr_t)(align - 1));
+    void *m = mmap(a, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+    if (m == MAP_FAILED) {
+        munmap(r, len + align);
+        return MAP_FAILED;
+    }
+    if (a > r) munmap(r, (size_t)(a - r));
+    if (r + align > a) munmap(a + len, (size_t)(r + align - a));
+    return m;
+}
+
 int canopy_hal_sim_open(struct canopy_hal *h, char *errmsg, size_t errmsg_len)
 {
     const char *name = getenv("CANOPY_COSIM");
@@ -171,7 +193,7 @@ int canopy_hal_sim_open(struct canopy_hal *h, char *errmsg, size_t errmsg_len)
         if (errmsg) snprintf(errmsg, errmsg_len, "sim: %s is not a co-simulation object", name);
         return CANOPY_EIO;
     }
-    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void *m = map_aligned(fd, (size_t)st.st_size);
     close(fd);
     if (m == MAP_FAILED) {
         if (errmsg) snprintf(errmsg, errmsg_len, "sim: mmap(%s): %s", name, strerror(errno));

@@ -75,6 +75,11 @@ extern "C" {
 #define _SHMEM_CMP_LT SHMEM_CMP_LT
 #define _SHMEM_CMP_LE SHMEM_CMP_LE
 
+/* shmem_malloc_with_hints: how the block will be used. Accepted and ignored: canopy's
+ * heap has one kind of memory (the registered window). */
+#define SHMEM_MALLOC_ATOMICS_REMOTE (1L << 0)
+#define SHMEM_MALLOC_SIGNAL_REMOTE (1L << 1)
+
 /* ------------------------------------------------------------------ teams */
 typedef struct shmemi_team *shmem_team_t;
 typedef struct {
@@ -146,6 +151,7 @@ int _num_pes(void);
 void *shmem_malloc(size_t size);
 void *shmem_calloc(size_t count, size_t size);
 void *shmem_align(size_t alignment, size_t size);
+void *shmem_malloc_with_hints(size_t size, long hints);
 void *shmem_realloc(void *ptr, size_t size);
 void shmem_free(void *ptr);
 void *shmalloc(size_t size);

@@ -1,5 +1,5 @@
-/* heap.c: the symmetric heap (shmem_malloc, shmem_calloc, shmem_align, shmem_realloc,
- * shmem_free and the deprecated shmalloc, shmemalign, shrealloc, shfree).
+/* heap.c: the symmetric heap (shmem_malloc, shmem_malloc_with_hints, shmem_calloc, shmem_align,
+ * shmem_realloc, shmem_free and the deprecated shmalloc, shmemalign, shrealloc, shfree).
  *
  * The heap is a range of the registered window. Allocation is first fit over a list of
  * blocks kept in private memory, with no randomness and no dependence on addresses, so
@@ -127,6 +127,14 @@ static void *collective_alloc(const char *call, size_t align, size_t size)
 }
 
 void *shmem_malloc(size_t size) { return collective_alloc("shmem_malloc", HEAP_MIN_ALIGN, size); }
+
+/* Hints describe how the block will be used, for an implementation with several kinds
+ * of memory; canopy's heap has one (the window), so every hint allocates as shmem_malloc. */
+void *shmem_malloc_with_hints(size_t size, long hints)
+{
+    (void)hints;
+    return collective_alloc("shmem_malloc_with_hints", HEAP_MIN_ALIGN, size);
+}
 
 void *shmem_align(size_t alignment, size_t size)
 {

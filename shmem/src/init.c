@@ -5,8 +5,10 @@
  * program's .data/.bss pages, the symmetric heap and the library's own areas (layout in
  * shmem_internal.h), maps the window over .data/.bss so ordinary globals are symmetric
  * objects, says hello to every PE (a put is refused until the target's window exists),
- * programs the world tree and the stride trees (coll_hw.c) and ends with a barrier. Errors stop the program with a message
- * naming the call (shmi_fatal): a SHMEM program has no error return to give them to.
+ * programs the world tree and the stride trees (coll_hw.c) and ends with a barrier. A
+ * program that exits without shmem_finalize gets it at exit. Errors stop the program with
+ * a message naming the call (shmi_fatal): a SHMEM program has no error return to give
+ * them to.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -113,6 +115,17 @@ static void hello_all(void)
     }
 }
 
+/* A program that ends with exit status 0 without calling shmem_finalize (start_pes-era
+ * code does not call it) gets one here: its PEs still meet in the finalize barrier, where
+ * a PE that did call shmem_finalize waits for them, and CANOPY_SHMEM_STATS still prints.
+ * A failing exit (nonzero status, shmi_fatal) does not wait for anyone: the launcher ends
+ * the job. */
+static void implicit_finalize(int status, void *unused)
+{
+    (void)unused;
+    if (status == 0) shmem_finalize();
+}
+
 void shmem_init(void)
 {
     if (shmi.initialized && !shmi.finalized) return;
@@ -161,6 +174,7 @@ void shmem_init(void)
         shmi_fatal("shmem_init", "aliasing .data/.bss into the window: %s (%s)", canopy_strerror(rc), aerr);
     }
     shmi.initialized = 1;
+    if (on_exit(implicit_finalize, NULL) != 0) shmi_fatal("shmem_init", "on_exit failed");
     shmi_heap_init();
     shmi_chan_init();
     hello_all();
@@ -263,7 +277,7 @@ void shmem_info_get_name(char *name)
 void start_pes(int npes)
 {
     (void)npes; /* the launcher decides the number of PEs */
-    shmem_init();
+    shmem_init(); /* a second call does nothing, as start_pes allows */
 }
 int _my_pe(void) { return shmem_my_pe(); }
 int _num_pes(void) { return shmem_n_pes(); }

@@ -109,8 +109,10 @@ class SharedMemory {
 public:
     SharedMemory(unsigned nodes, uint64_t arena_bytes) {
         name_ = "/canopy-cosim-" + std::to_string(getpid());
+        const uint64_t align = CANOPY_COSIM_ARENA_ALIGN;
         size_t header = sizeof(canopy_cosim_shm) + nodes * sizeof(canopy_cosim_pe);
-        arena_offset_ = (header + 4095) & ~size_t{4095};
+        arena_offset_ = (header + align - 1) & ~(align - 1);
+        arena_bytes = (arena_bytes + align - 1) & ~(align - 1);
         bytes_ = arena_offset_ + nodes * arena_bytes;
         int fd = shm_open(name_.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
         if (fd < 0) throw std::runtime_error("shm_open " + name_ + ": " + std::strerror(errno));

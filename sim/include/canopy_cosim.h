@@ -17,6 +17,11 @@
  * writes DMA data into it; the PE allocates from it with a bump pointer it owns. Bus
  * address of arena byte x is arena_bus_base + x (the same base for every PE: each PE has
  * its own bus, as each host has its own PCIe hierarchy).
+ *
+ * Alignment. arena_offset and arena_bytes are multiples of CANOPY_COSIM_ARENA_ALIGN, and
+ * the PE maps the object at an address with that alignment, so an arena allocation of at
+ * least that size can start on such a boundary, as hugepage DMA memory does on a board
+ * (what lets an OpenSHMEM shmem_align ask for up to 2 MiB).
  */
 #ifndef CANOPY_COSIM_H
 #define CANOPY_COSIM_H
@@ -26,6 +31,7 @@
 
 #define CANOPY_COSIM_MAGIC 0x43534D32u /* "2MSC" */
 #define CANOPY_COSIM_MAX_MMIO 4096u    /* bytes in one MMIO write request */
+#define CANOPY_COSIM_ARENA_ALIGN ((uint64_t)2 << 20) /* the hugepage size: see "Alignment" */
 
 enum canopy_cosim_req {
     CANOPY_COSIM_REQ_NONE = 0,

@@ -155,12 +155,14 @@ static void gets_all_pairs(void)
 static void heap_calls(void)
 {
     const int prev = (me + npes - 1) % npes;
-    for (size_t align = 64; align <= (1u << 20); align <<= 2) {
+    /* Up to 2 MiB: windows are hugepage aligned (canopy_window); beyond, NULL. */
+    for (size_t align = 64; align <= (4u << 20); align <<= 1) {
         long *p = shmem_align(align, 100 * sizeof(long));
-        if (!p) {
-            CHECK(align > 4096, "shmem_align(%zu) returned NULL", align);
+        if (align > (2u << 20)) {
+            CHECK(p == NULL, "shmem_align(%zu) beyond the window's alignment = %p", align, (void *)p);
             continue;
         }
+        CHECK(p != NULL, "shmem_align(%zu) returned NULL", align);
         CHECK((uintptr_t)p % align == 0, "shmem_align(%zu) = %p", align, (void *)p);
         shmem_long_p(&p[99], me * 10 + 1, (me + 1) % npes);
         shmem_barrier_all();
@@ -173,6 +175,12 @@ static void heap_calls(void)
     z = shmem_realloc(z, 4096 * sizeof(int));
     for (int i = 0; i < 64; ++i) CHECK(z[i] == i + me, "shmem_realloc lost the contents");
     shmem_free(z);
+    long *h = shmem_malloc_with_hints(64, SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE);
+    CHECK(h && (uintptr_t)h % 64 == 0, "shmem_malloc_with_hints");
+    shmem_long_p(&h[7], me, prev);
+    shmem_barrier_all();
+    CHECK(h[7] == (me + 1) % npes, "shmem_malloc_with_hints block is not symmetric");
+    shmem_free(h);
     long *d = shmalloc(16);
     void *a = shmemalign(256, 16);
     CHECK(d && a && (uintptr_t)a % 256 == 0, "shmalloc/shmemalign");
