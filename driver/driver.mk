@@ -40,6 +40,14 @@ build/driver/examples/%: driver/examples/%.c build/driver/libcanopy.a build/fw/l
 	@mkdir -p $(@D)
 	$(DRV_CC) $(DRV_CFLAGS) -Ifw/include $< build/fw/libcanopy_fm.a build/driver/libcanopy.a $(DRV_LIBS) -o $@
 
+# The collective benchmarks share a harness (hello, barrier, ring order, reports).
+BENCH_HARNESS := driver/examples/bench_harness.c driver/examples/bench_harness.h
+build/driver/examples/bcast_bench build/driver/examples/reduce_bench: build/driver/examples/%: driver/examples/%.c \
+		$(BENCH_HARNESS) build/driver/libcanopy.a build/fw/libcanopy_fm.a
+	@mkdir -p $(@D)
+	$(DRV_CC) $(DRV_CFLAGS) -Ifw/include $< driver/examples/bench_harness.c build/fw/libcanopy_fm.a \
+		build/driver/libcanopy.a $(DRV_LIBS) -o $@
+
 # The fabric manager (fw/) is compiled into the tests with the same sanitizers.
 build/tests/driver/%: tests/driver/%.c tests/driver/test_util.h build/driver-asan/libcanopy.a $(FW_SRCS) $(FW_HDRS)
 	@mkdir -p $(@D)

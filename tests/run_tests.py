@@ -120,6 +120,10 @@ def declare():
                       b + ["build/tests/shmem/stride"]))
     t.append(Test("shmem-3x3-errors", "tests/shmem/run_errors.sh 9", shm + [cosim_make("3x3")]))
     t.append(Test("shmem-3x3-legacy", "tests/shmem/run_legacy.sh 9", shm + [cosim_make("3x3")]))
+    # The benchmark programs of `make bench`, briefly: each checks what it times.
+    t.append(Test("bench-3x3-smoke", "tests/bench_smoke.sh",
+                  ["build/driver/examples/bcast_bench", "build/driver/examples/reduce_bench",
+                   "build/shmem/examples/shmem_coll_bench", cosim_make("3x3")]))
     t.append(Test("fw-setup-3x3", "sim/canopy-run -n 9 --torus 3x3 build/tests/fw/fm_setup_sim",
                   ["build/tests/fw/fm_setup_sim", cosim_make("3x3")]))
     t.append(Test("driver-3x3-demo", "sim/canopy-run -n 9 --torus 3x3 build/driver/examples/put_demo",

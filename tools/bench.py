@@ -51,18 +51,27 @@ def fabric_records(torus, scenario, extra):
     return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
 
 
-def put_records(torus):
-    """Host-to-host puts through libcanopy on the co-simulation (driver/examples/put_bench.c)."""
-    nodes = 1
-    for k in torus.split("x"):
-        nodes *= int(k)
-    sh(f"make --no-print-directory build/driver/examples/put_bench build/cosim/{torus}-L1/canopy-cosim "
+def example_records(torus, example):
+    """The JSON records a driver/examples program prints on the co-simulation of torus."""
+    nodes = math.prod(int(k) for k in torus.split("x"))
+    sh(f"make --no-print-directory build/driver/examples/{example} build/cosim/{torus}-L1/canopy-cosim "
        f"TORUS={torus} >&2")
-    out = sh(f"sim/canopy-run -n {nodes} --torus {torus} build/driver/examples/put_bench")
+    out = sh(f"sim/canopy-run -n {nodes} --torus {torus} build/driver/examples/{example}")
     records = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     for r in records:
         r["topology"] = torus
     return records
+
+
+def put_records(torus):
+    """Host-to-host puts through libcanopy, ping-pong (driver/examples/put_bench.c)."""
+    return example_records(torus, "put_bench")
+
+
+def get_records(torus):
+    """One-sided gets against acknowledged puts, PE 0 and its neighbour PE 1
+    (driver/examples/get_bench.c): get+quiet and put+quiet per size, and a 1 MiB stream."""
+    return example_records(torus, "get_bench")
 
 
 BCAST_IMPLS = ["sw-binomial", "sw-scatter-allgather", "sw-chain", "hw"]
@@ -248,6 +257,7 @@ def table(records):
         "sim-speed": ["sim_cycles_per_s", "node_cycles_per_s"],
         "fpga-ecp5": ["fmax_mhz", "target_mhz", "luts", "ffs", "brams"],
         "put": ["bytes", "cycles", "link_bytes_per_cycle"],
+        "get": ["op", "bytes", "cycles", "bytes_per_cycle"],
         "bcast": ["impl", "bytes", "cycles", "link_bytes_per_cycle"],
         "bcast-hop-latency": ["impl", "cycles_per_hop", "base_cycles", "max_hops"],
         "reduce": ["impl", "bytes", "cycles"],
@@ -291,6 +301,7 @@ def render_docs(records):
         for r in puts:
             L.append(f"| {r['bytes']} | {r['cycles']:.0f} | {r['ns']:.0f} | {r['link_bytes_per_cycle']:.2f} | "
                      f"{100 * r['link_bytes_per_cycle'] / 8:.0f}% |")
+    L += get_docs(by("get"))
     L += bcast_docs(by("bcast"))
     hop = by("bcast-hop-latency")
     if hop:
@@ -304,6 +315,29 @@ def render_docs(records):
     L += reduce_docs([r for r in records if r["bench"] in ("reduce", "allreduce", "barrier", "allreduce-inflight")])
     L += shmem_docs([r for r in records if r["bench"].startswith("shmem-")])
     return "\n".join(L) + "\n"
+
+
+def get_docs(recs):
+    """Get against an acknowledged put of the same size, both followed by a quiet."""
+    if not recs:
+        return []
+    cyc = {(r["op"], r["bytes"]): r for r in recs}
+    L = ["", f"### One-sided get through libcanopy (`make bench`, co-simulation, {recs[0]['topology']}, "
+         f"PE 0 reads PE {recs[0]['peer']})", "",
+         "canopy_get + canopy_quiet: the request's MMIO write, the target host interface's DMA read of its "
+         "memory (800 ns modeled), the responses, the DMA write at PE 0 and the writeback it waits on; best of "
+         "three. Against canopy_put + canopy_quiet of the same size (the put's acknowledgement comes back the "
+         "same way). Stream: 1 MiB as 16 gets of 64 KiB (two in flight) and one quiet, against 1 MiB of puts "
+         "(driver/examples/get_bench.c).", "",
+         "| bytes | get cycles | put cycles | get / put | get bytes/cycle | get % of link |",
+         "|---|---|---|---|---|---|"]
+    for op_get, op_put, label in (("get+quiet", "put+quiet", None), ("get stream", "put stream", "stream")):
+        for n in sorted({b for (op, b) in cyc if op == op_get}):
+            g, p = cyc[(op_get, n)], cyc.get((op_put, n))
+            name = f"{n} ({label})" if label else f"{n}"
+            L.append(f"| {name} | {g['cycles']:.0f} | " + (f"{p['cycles']:.0f} | {g['cycles'] / p['cycles']:.2f} | "
+                     if p else "- | - | ") + f"{g['bytes_per_cycle']:.2f} | {100 * g['bytes_per_cycle'] / 8:.0f}% |")
+    return L
 
 
 def bcast_docs(recs):
@@ -532,6 +566,8 @@ def main():
             records += fabric_records(torus, scenario, extra)
     if args.only in "put":
         records += put_records("3x3")
+    if args.only in "get":
+        records += get_records("3x3")
     if args.only in "bcast":
         for torus, extra in BCAST_RUNS:
             if not args.torus or torus in args.torus.split(","):

@@ -27,7 +27,7 @@
  * binomial allreduce K times in a row); reported as "allreduce-inflight", cycles = total / K.
  *
  * The software ranks follow a snake (boustrophedon) order of the torus coordinates,
- * rotated so that the root is rank 0 (as in bcast_bench.c): ring neighbours are torus
+ * rotated so that the root is rank 0 (bench_harness.c): ring neighbours are torus
  * neighbours except at the row ends. A receiver learns that data has arrived from a flag:
  * the sender puts the data, then an 8-byte flag word carrying a sequence number to the same
  * target; puts from one source to one target arrive in order, so no quiet is needed.
@@ -53,14 +53,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_harness.h"
 #include "canopy.h"
 #include "canopy_packet.h"
 
 #include "canopy_fm.h"
 
-#define TIMEOUT_NS (20ull * 1000 * 1000 * 1000)
-#define MAX_DIMS 4
-#define BAR_ROUNDS 32
+#define BAR_ROUNDS HX_BAR_ROUNDS /* the measured dissemination barrier's flags too */
 #define MAX_LOGP 12 /* up to 4096 nodes */
 #define GUARD 64    /* bytes after the result that must stay zero */
 #define MAX_INFLIGHT 32
@@ -71,22 +70,6 @@ enum impl { SW_BINOMIAL, SW_RECURSIVE_DOUBLING, SW_RING, SW_DISSEMINATION, HW, N
 static const char *impl_names[] = {"sw-binomial", "sw-recursive-doubling", "sw-ring", "sw-dissemination", "hw"};
 static const char *op_names[] = {"sum", "min", "max"};
 static const char *dtype_names[] = {"i32", "u32", "i64", "u64"};
-
-static int me = -1;
-
-static void must(int rc, const char *what)
-{
-    if (rc != CANOPY_OK) {
-        fprintf(stderr, "reduce_bench: PE %d: %s: %s\n", me, what, canopy_strerror(rc));
-        exit(1);
-    }
-}
-
-static void die(const char *msg)
-{
-    fprintf(stderr, "reduce_bench: PE %d: %s\n", me, msg);
-    exit(1);
-}
 
 /* The whole state of one PE. Window layout:
  *   [0, maxb)                  R: the result (hw dst_offset 0; the sw accumulator)
@@ -100,33 +83,19 @@ static void die(const char *msg)
  *                         (binomial broadcast), rd[LOGP] (recursive doubling rounds),
  *                         fold_pre, fold_post, rs, ag (ring), report[n][4] (node 0) */
 struct bench {
-    canopy_dev *dev;
-    int n, root, rank, logp;
-    int *node_of; /* rank -> node (snake order rotated to the root) */
-    uint8_t *win;
+    struct harness h; /* device, b->h.me, n, root, rank, ring order, window, harness flags */
+    int logp;
     size_t maxb;
     unsigned op, dtype, es;
-    uint64_t off_s, off_rx, off_hello, off_bar, off_dis, off_red, off_bc, off_rd, off_pre, off_post, off_rs,
-        off_ag, off_report;
-    uint64_t epoch, dis_epoch;
+    uint64_t off_s, off_rx, off_dis, off_red, off_bc, off_rd, off_pre, off_post, off_rs, off_ag;
+    uint64_t dis_epoch;
 };
 
-static volatile uint64_t *word(struct bench *b, uint64_t off) { return (volatile uint64_t *)(b->win + off); }
 static uint64_t rx(const struct bench *b, int k) { return b->off_rx + (uint64_t)k * b->maxb; }
 
 static void put(struct bench *b, int node, uint64_t off, const void *src, size_t len, const char *what)
 {
-    if (len) must(canopy_put(b->dev, node, off, src, len, 0), what);
-}
-
-static void put_flag(struct bench *b, int node, uint64_t off, uint64_t value)
-{
-    must(canopy_put(b->dev, node, off, &value, 8, 0), "flag put");
-}
-
-static void wait_ge(struct bench *b, uint64_t off, uint64_t value, const char *what)
-{
-    must(canopy_wait_u64(b->dev, word(b, off), CANOPY_CMP_GE, value, TIMEOUT_NS), what);
+    if (len) hx_must(&b->h, canopy_put(b->h.dev, node, off, src, len, 0), what);
 }
 
 /* ------------------------------------------------------------------ data */
@@ -154,16 +123,8 @@ static void combine(unsigned op, unsigned dtype, void *dst, const void *src, siz
     case CANOPY_DT_U32: COMBINE(uint32_t, uint32_t); break;
     case CANOPY_DT_I64: COMBINE(int64_t, uint64_t); break;
     case CANOPY_DT_U64: COMBINE(uint64_t, uint64_t); break;
-    default: die("combine: unknown dtype");
+    default: fprintf(stderr, "reduce_bench: combine: unknown dtype %u\n", dtype), abort(); /* parsed: unreachable */
     }
-}
-
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
 }
 
 /* The input of `node` for sequence number `seq`: element i is a hash of (node, i, seq),
@@ -171,7 +132,7 @@ static uint64_t mix(uint64_t x)
 static void input(uint8_t *dst, int node, size_t bytes, unsigned es, uint64_t seq)
 {
     for (size_t i = 0; i < bytes / es; ++i) {
-        uint64_t w = mix(mix(seq) ^ ((uint64_t)node << 40) ^ i);
+        uint64_t w = hx_mix(hx_mix(seq) ^ ((uint64_t)node << 40) ^ i);
         memcpy(dst + i * es, &w, es);
     }
 }
@@ -180,7 +141,7 @@ static void input(uint8_t *dst, int node, size_t bytes, unsigned es, uint64_t se
 static void reference(const struct bench *b, uint8_t *ref, uint8_t *tmp, size_t bytes, uint64_t seq)
 {
     input(ref, 0, bytes, b->es, seq);
-    for (int i = 1; i < b->n; ++i) {
+    for (int i = 1; i < b->h.n; ++i) {
         input(tmp, i, bytes, b->es, seq);
         combine(b->op, b->dtype, ref, tmp, bytes / b->es);
     }
@@ -194,62 +155,16 @@ static void check(const struct bench *b, const uint8_t *got, const uint8_t *want
             for (size_t j = i; j < bytes; j += b->es) bad += memcmp(got + j, want + j, b->es) != 0;
             uint64_t g = 0, w = 0;
             memcpy(&g, got + i, b->es), memcpy(&w, want + i, b->es);
-            fprintf(stderr, "reduce_bench: PE %d: %s, %zu bytes: element %zu wrong (got 0x%" PRIx64 ", want 0x%" PRIx64
-                    "), %zu wrong elements of %zu\n", me, what, bytes, i / b->es, g, w, bad, bytes / b->es);
-            exit(1);
+            hx_die(&b->h, "%s, %zu bytes: element %zu wrong (got 0x%" PRIx64 ", want 0x%" PRIx64
+                   "), %zu wrong elements of %zu", what, bytes, i / b->es, g, w, bad, bytes / b->es);
         }
 }
 
 static void check_guard(const struct bench *b, size_t bytes, const char *what)
 {
     for (size_t i = bytes; i < bytes + GUARD; ++i)
-        if (b->win[i] != 0) {
-            fprintf(stderr, "reduce_bench: PE %d: %s: byte %zu after the %zu-byte result was written (0x%02x)\n", me,
-                    what, i, bytes, b->win[i]);
-            exit(1);
-        }
-}
-
-/* ------------------------------------------------------------------ harness */
-
-/* Dissemination barrier: in round k, tell node me + 2^k, wait for node me - 2^k. Earlier
- * puts are completed first (quiet), so nothing of the previous repetition is in flight. */
-static void barrier(struct bench *b)
-{
-    must(canopy_quiet(b->dev, TIMEOUT_NS), "barrier quiet");
-    ++b->epoch;
-    for (int k = 0, d = 1; d < b->n; ++k, d <<= 1) {
-        put_flag(b, (me + d) % b->n, b->off_bar + 8u * (unsigned)k, b->epoch);
-        wait_ge(b, b->off_bar + 8u * (unsigned)k, b->epoch, "barrier wait");
-    }
-}
-
-/* Every PE: say hello to node 0 until its window takes the put; node 0 waits for all and
- * answers go, after which every window exists. */
-static void hello(struct bench *b)
-{
-    if (me == 0) {
-        for (int s = 1; s < b->n; ++s) wait_ge(b, b->off_hello + 8u * (unsigned)s, 1, "hello wait");
-        for (int d = 1; d < b->n; ++d) put_flag(b, d, b->off_hello, 1);
-        must(canopy_quiet(b->dev, TIMEOUT_NS), "go quiet");
-    } else {
-        int rc;
-        do {
-            put_flag(b, 0, b->off_hello + 8u * (unsigned)me, 1);
-            rc = canopy_quiet(b->dev, TIMEOUT_NS);
-        } while (rc == CANOPY_EREFUSED);
-        must(rc, "hello quiet");
-        wait_ge(b, b->off_hello, 1, "go wait");
-    }
-}
-
-static int lowbit(int r) { return r & -r; }
-
-static int pow2_at_least(int n)
-{
-    int p = 1;
-    while (p < n) p <<= 1;
-    return p;
+        if (b->h.win[i] != 0)
+            hx_die(&b->h, "%s: byte %zu after the %zu-byte result was written (0x%02x)", what, i, bytes, b->h.win[i]);
 }
 
 /* ------------------------------------------------------------------ software collectives
@@ -257,45 +172,45 @@ static int pow2_at_least(int n)
  * node's input (copied in from src), and ends as the result where the collective delivers
  * one. `seq` is unique per call and increasing. */
 
-/* Binomial reduce to rank 0: rank r's children are r + 2^k for 2^k < lowbit(r) (all k for
+/* Binomial reduce to rank 0: rank r's children are r + 2^k for 2^k < hx_lowbit(r) (all k for
  * rank 0); child r + 2^k puts its vector into r's RX[k], then flag red[k]. Returns when
  * this node has sent its vector up (rank 0: holds the result). */
 static void sw_binomial_reduce(struct bench *b, uint64_t roff, const uint8_t *src, size_t bytes, uint64_t seq)
 {
-    const int r = b->rank, P = b->n;
-    uint8_t *acc = b->win + roff;
+    const int r = b->h.rank, P = b->h.n;
+    uint8_t *acc = b->h.win + roff;
     memcpy(acc, src, bytes);
-    const int top = r == 0 ? pow2_at_least(P) : lowbit(r);
+    const int top = r == 0 ? hx_pow2_at_least(P) : hx_lowbit(r);
     for (int k = 0, m = 1; m < top; ++k, m <<= 1) {
         if (r + m >= P) break;
-        wait_ge(b, b->off_red + 8u * (unsigned)k, seq, "binomial reduce wait");
-        combine(b->op, b->dtype, acc, b->win + rx(b, k), bytes / b->es);
+        hx_wait_ge(&b->h, b->off_red + 8u * (unsigned)k, seq, "binomial reduce wait");
+        combine(b->op, b->dtype, acc, b->h.win + rx(b, k), bytes / b->es);
     }
     if (r != 0) {
-        const int parent = b->node_of[r - lowbit(r)];
+        const int parent = b->h.node_of[r - hx_lowbit(r)];
         int k = 0;
-        while ((1 << k) != lowbit(r)) ++k;
+        while ((1 << k) != hx_lowbit(r)) ++k;
         put(b, parent, rx(b, k), acc, bytes, "binomial reduce put");
-        put_flag(b, parent, b->off_red + 8u * (unsigned)k, seq);
+        hx_put_flag(&b->h, parent, b->off_red + 8u * (unsigned)k, seq);
     }
 }
 
 /* Binomial broadcast of rank 0's vector at roff into every node's roff. */
 static void sw_binomial_bcast(struct bench *b, uint64_t roff, size_t bytes, uint64_t seq)
 {
-    const int r = b->rank, P = b->n;
+    const int r = b->h.rank, P = b->h.n;
     int mask;
     if (r == 0) {
-        mask = pow2_at_least(P);
+        mask = hx_pow2_at_least(P);
     } else {
-        wait_ge(b, b->off_bc, seq, "binomial bcast wait");
-        mask = lowbit(r);
+        hx_wait_ge(&b->h, b->off_bc, seq, "binomial bcast wait");
+        mask = hx_lowbit(r);
     }
     for (mask >>= 1; mask > 0; mask >>= 1)
         if (r + mask < P) {
-            const int dst = b->node_of[r + mask];
-            put(b, dst, roff, b->win + roff, bytes, "binomial bcast put");
-            put_flag(b, dst, b->off_bc, seq);
+            const int dst = b->h.node_of[r + mask];
+            put(b, dst, roff, b->h.win + roff, bytes, "binomial bcast put");
+            hx_put_flag(&b->h, dst, b->off_bc, seq);
         }
 }
 
@@ -312,42 +227,40 @@ static void sw_binomial_allreduce(struct bench *b, uint64_t roff, const uint8_t 
  * rank nr ^ 2^k (its vector into the partner's RX[k], flag rd[k]), combine. */
 static void sw_recursive_doubling(struct bench *b, uint64_t roff, const uint8_t *src, size_t bytes, uint64_t seq)
 {
-    const int r = b->rank, P = b->n;
+    const int r = b->h.rank, P = b->h.n;
     int pp = 1;
     while (pp * 2 <= P) pp *= 2;
     const int extra = P - pp;
-    uint8_t *acc = b->win + roff;
+    uint8_t *acc = b->h.win + roff;
     memcpy(acc, src, bytes);
     int nr;
     if (r < 2 * extra) {
         if (r % 2 == 0) {
-            const int odd = b->node_of[r + 1];
+            const int odd = b->h.node_of[r + 1];
             put(b, odd, rx(b, b->logp), acc, bytes, "fold put");
-            put_flag(b, odd, b->off_pre, seq);
-            wait_ge(b, b->off_post, seq, "fold result wait");
+            hx_put_flag(&b->h, odd, b->off_pre, seq);
+            hx_wait_ge(&b->h, b->off_post, seq, "fold result wait");
             return;
         }
-        wait_ge(b, b->off_pre, seq, "fold wait");
-        combine(b->op, b->dtype, acc, b->win + rx(b, b->logp), bytes / b->es);
+        hx_wait_ge(&b->h, b->off_pre, seq, "fold wait");
+        combine(b->op, b->dtype, acc, b->h.win + rx(b, b->logp), bytes / b->es);
         nr = r / 2;
     } else {
         nr = r - extra;
     }
     for (int k = 0, m = 1; m < pp; ++k, m <<= 1) {
-        const int pn = nr ^ m, pr = pn < extra ? 2 * pn + 1 : pn + extra, partner = b->node_of[pr];
+        const int pn = nr ^ m, pr = pn < extra ? 2 * pn + 1 : pn + extra, partner = b->h.node_of[pr];
         put(b, partner, rx(b, k), acc, bytes, "recursive doubling put");
-        put_flag(b, partner, b->off_rd + 8u * (unsigned)k, seq);
-        wait_ge(b, b->off_rd + 8u * (unsigned)k, seq, "recursive doubling wait");
-        combine(b->op, b->dtype, acc, b->win + rx(b, k), bytes / b->es);
+        hx_put_flag(&b->h, partner, b->off_rd + 8u * (unsigned)k, seq);
+        hx_wait_ge(&b->h, b->off_rd + 8u * (unsigned)k, seq, "recursive doubling wait");
+        combine(b->op, b->dtype, acc, b->h.win + rx(b, k), bytes / b->es);
     }
     if (r < 2 * extra) {
-        const int even = b->node_of[r - 1];
+        const int even = b->h.node_of[r - 1];
         put(b, even, roff, acc, bytes, "fold result put");
-        put_flag(b, even, b->off_post, seq);
+        hx_put_flag(&b->h, even, b->off_post, seq);
     }
 }
-
-static size_t clip(size_t x, size_t bytes) { return x < bytes ? x : bytes; }
 
 /* Ring: chunk k = elements [k c, (k+1) c), c = ceil(count / P). Reduce-scatter step s: put
  * chunk r - s of the accumulator into the right neighbour's RX[0] (at the chunk's own
@@ -359,27 +272,27 @@ static size_t clip(size_t x, size_t bytes) { return x < bytes ? x : bytes; }
  * this node's reduce-scatter step s.) */
 static void sw_ring(struct bench *b, uint64_t roff, const uint8_t *src, size_t bytes, uint64_t seq)
 {
-    const int r = b->rank, P = b->n;
+    const int r = b->h.rank, P = b->h.n;
     const size_t count = bytes / b->es, c = (count + (size_t)P - 1) / (size_t)P;
-    const int right = b->node_of[(r + 1) % P];
+    const int right = b->h.node_of[(r + 1) % P];
     const uint64_t base = seq * (uint64_t)P;
-    uint8_t *acc = b->win + roff, *in = b->win + rx(b, 0);
+    uint8_t *acc = b->h.win + roff, *in = b->h.win + rx(b, 0);
     memcpy(acc, src, bytes);
     for (int s = 0; s + 1 < P; ++s) {
         const int ks = ((r - s) % P + P) % P, kr = ((r - s - 1) % P + P) % P;
-        const size_t lo = clip((size_t)ks * c * b->es, bytes), hi = clip((size_t)(ks + 1) * c * b->es, bytes);
+        const size_t lo = hx_clip((size_t)ks * c * b->es, bytes), hi = hx_clip((size_t)(ks + 1) * c * b->es, bytes);
         put(b, right, rx(b, 0) + lo, acc + lo, hi - lo, "reduce-scatter put");
-        put_flag(b, right, b->off_rs, base + (uint64_t)s + 1);
-        wait_ge(b, b->off_rs, base + (uint64_t)s + 1, "reduce-scatter wait");
-        const size_t rlo = clip((size_t)kr * c * b->es, bytes), rhi = clip((size_t)(kr + 1) * c * b->es, bytes);
+        hx_put_flag(&b->h, right, b->off_rs, base + (uint64_t)s + 1);
+        hx_wait_ge(&b->h, b->off_rs, base + (uint64_t)s + 1, "reduce-scatter wait");
+        const size_t rlo = hx_clip((size_t)kr * c * b->es, bytes), rhi = hx_clip((size_t)(kr + 1) * c * b->es, bytes);
         combine(b->op, b->dtype, acc + rlo, in + rlo, (rhi - rlo) / b->es);
     }
     for (int s = 0; s + 1 < P; ++s) {
         const int k = ((r + 1 - s) % P + P) % P;
-        const size_t lo = clip((size_t)k * c * b->es, bytes), hi = clip((size_t)(k + 1) * c * b->es, bytes);
+        const size_t lo = hx_clip((size_t)k * c * b->es, bytes), hi = hx_clip((size_t)(k + 1) * c * b->es, bytes);
         put(b, right, roff + lo, acc + lo, hi - lo, "allgather put");
-        put_flag(b, right, b->off_ag, base + (uint64_t)s + 1);
-        wait_ge(b, b->off_ag, base + (uint64_t)s + 1, "allgather wait");
+        hx_put_flag(&b->h, right, b->off_ag, base + (uint64_t)s + 1);
+        hx_wait_ge(&b->h, b->off_ag, base + (uint64_t)s + 1, "allgather wait");
     }
 }
 
@@ -387,10 +300,10 @@ static void sw_ring(struct bench *b, uint64_t roff, const uint8_t *src, size_t b
 static void sw_dissemination(struct bench *b)
 {
     ++b->dis_epoch;
-    const int r = b->rank, P = b->n;
+    const int r = b->h.rank, P = b->h.n;
     for (int k = 0, d = 1; d < P; ++k, d <<= 1) {
-        put_flag(b, b->node_of[(r + d) % P], b->off_dis + 8u * (unsigned)k, b->dis_epoch);
-        wait_ge(b, b->off_dis + 8u * (unsigned)k, b->dis_epoch, "dissemination wait");
+        hx_put_flag(&b->h, b->h.node_of[(r + d) % P], b->off_dis + 8u * (unsigned)k, b->dis_epoch);
+        hx_wait_ge(&b->h, b->off_dis + 8u * (unsigned)k, b->dis_epoch, "dissemination wait");
     }
 }
 
@@ -398,7 +311,7 @@ static void sw_dissemination(struct bench *b)
 
 static struct canopy_reduce_args hw_args(struct bench *b, uint64_t roff, const uint8_t *src, size_t bytes)
 {
-    struct canopy_reduce_args a = {.tree = 0, .group = 0, .root = b->root, .op = b->op, .dtype = b->dtype,
+    struct canopy_reduce_args a = {.tree = 0, .group = 0, .root = b->h.root, .op = b->op, .dtype = b->dtype,
                                    .count = bytes / b->es, .src = src, .dst_offset = roff};
     return a;
 }
@@ -408,35 +321,36 @@ static struct canopy_reduce_args hw_args(struct bench *b, uint64_t roff, const u
 /* Runs the collective once (or `inflight` of them) on this node; returns its done cycle. */
 static uint64_t run_once(struct bench *b, int kind, int impl, size_t bytes, int inflight, uint64_t seq0)
 {
-    const uint8_t *src = b->win + b->off_s;
+    const uint8_t *src = b->h.win + b->off_s;
     if (kind == B_BARRIER) {
         if (impl == HW) {
-            must(canopy_barrier(b->dev, 0, TIMEOUT_NS), "canopy_barrier");
+            hx_must(&b->h, canopy_barrier(b->h.dev, 0, HX_TIMEOUT_NS), "canopy_barrier");
         } else {
             sw_dissemination(b);
         }
-        return canopy_cycles(b->dev);
+        return canopy_cycles(b->h.dev);
     }
     if (inflight) {
         if (impl == HW) {
             static struct canopy_coll done[MAX_INFLIGHT];
             for (int j = 0; j < inflight; ++j) {
                 struct canopy_reduce_args a = hw_args(b, 8u * (unsigned)j, src + 8u * (unsigned)j, 8);
-                must(canopy_allreduce(b->dev, &a, &done[j]), "canopy_allreduce");
+                hx_must(&b->h, canopy_allreduce(b->h.dev, &a, &done[j]), "canopy_allreduce");
             }
-            for (int j = 0; j < inflight; ++j) must(canopy_coll_wait(b->dev, &done[j], TIMEOUT_NS), "canopy_coll_wait");
+            for (int j = 0; j < inflight; ++j)
+                hx_must(&b->h, canopy_coll_wait(b->h.dev, &done[j], HX_TIMEOUT_NS), "canopy_coll_wait");
         } else {
             for (int j = 0; j < inflight; ++j)
                 sw_binomial_allreduce(b, 8u * (unsigned)j, src + 8u * (unsigned)j, 8, seq0 + (uint64_t)j);
         }
-        return canopy_cycles(b->dev);
+        return canopy_cycles(b->h.dev);
     }
     if (impl == HW) {
         struct canopy_reduce_args a = hw_args(b, 0, src, bytes);
         struct canopy_coll done;
-        must((kind == B_REDUCE ? canopy_reduce : canopy_allreduce)(b->dev, &a, &done),
+        hx_must(&b->h, (kind == B_REDUCE ? canopy_reduce : canopy_allreduce)(b->h.dev, &a, &done),
              kind == B_REDUCE ? "canopy_reduce" : "canopy_allreduce");
-        must(canopy_coll_wait(b->dev, &done, TIMEOUT_NS), "canopy_coll_wait");
+        hx_must(&b->h, canopy_coll_wait(b->h.dev, &done, HX_TIMEOUT_NS), "canopy_coll_wait");
     } else if (kind == B_REDUCE) {
         sw_binomial_reduce(b, 0, src, bytes, seq0);
     } else if (impl == SW_BINOMIAL) {
@@ -446,58 +360,10 @@ static uint64_t run_once(struct bench *b, int kind, int impl, size_t bytes, int 
     } else {
         sw_ring(b, 0, src, bytes, seq0);
     }
-    return canopy_cycles(b->dev);
+    return canopy_cycles(b->h.dev);
 }
 
 /* ------------------------------------------------------------------ setup */
-
-/* Snake order of the torus: X fastest, each dimension's sweep reversed on every other
- * step of the dimension above (bcast_bench.c). Returns the torus dims in k[]. */
-static void ring_order(struct bench *b, unsigned k[MAX_DIMS], int *ndims)
-{
-    const int P = b->n;
-    *ndims = canopy_ndims(b->dev);
-    unsigned (*co)[MAX_DIMS] = calloc((size_t)P, sizeof *co);
-    for (int d = 0; d < MAX_DIMS; ++d) k[d] = 1;
-    for (int i = 0; i < P; ++i) {
-        must(canopy_coords(b->dev, i, co[i]), "coords");
-        for (int d = 0; d < *ndims; ++d)
-            if (co[i][d] + 1 > k[d]) k[d] = co[i][d] + 1;
-    }
-    int *lin2node = malloc((size_t)P * sizeof(int)), *seq = malloc((size_t)P * sizeof(int)),
-        *tmp = malloc((size_t)P * sizeof(int));
-    for (int i = 0; i < P; ++i) {
-        unsigned lin = 0;
-        for (int d = *ndims - 1; d >= 0; --d) lin = lin * k[d] + co[i][d];
-        if (lin >= (unsigned)P) die("ring: a node has coordinates outside the torus");
-        lin2node[lin] = i;
-    }
-    int len = (int)k[0], stride = (int)k[0];
-    for (int i = 0; i < len; ++i) seq[i] = i;
-    for (int d = 1; d < *ndims; ++d) {
-        for (int v = 0; v < (int)k[d]; ++v)
-            for (int j = 0; j < len; ++j) tmp[v * len + j] = seq[v % 2 ? len - 1 - j : j] + v * stride;
-        len *= (int)k[d];
-        stride *= (int)k[d];
-        memcpy(seq, tmp, (size_t)len * sizeof(int));
-    }
-    if (len != P) die("ring: positions and nodes disagree");
-    int rootpos = 0;
-    for (int i = 0; i < P; ++i)
-        if (lin2node[seq[i]] == b->root) rootpos = i;
-    b->node_of = malloc((size_t)P * sizeof(int));
-    for (int r = 0; r < P; ++r) {
-        b->node_of[r] = lin2node[seq[(rootpos + r) % P]];
-        if (b->node_of[r] == me) b->rank = r;
-    }
-    free(co), free(lin2node), free(seq), free(tmp);
-}
-
-static int cmp_u64(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, c = *(const uint64_t *)y;
-    return a < c ? -1 : a > c;
-}
 
 static void usage(void)
 {
@@ -518,9 +384,9 @@ static int lookup(const char *v, const char *const *names, int n)
 
 int main(int argc, char **argv)
 {
-    int kind = -1, impl = -1, reps = 3, inflight = 0;
-    size_t sizes[64], nsizes = 0;
-    struct bench b = {.root = 0, .op = CANOPY_OP_SUM, .dtype = CANOPY_DT_I64};
+    int kind = -1, impl = -1, reps = 3, inflight = 0, root = 0;
+    size_t sizes[HX_MAX_SIZES], nsizes = 0;
+    struct bench b = {.op = CANOPY_OP_SUM, .dtype = CANOPY_DT_I64};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage();
@@ -530,7 +396,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--impl")) {
             impl = lookup(v, impl_names, NIMPL);
         } else if (!strcmp(a, "--root")) {
-            b.root = atoi(v);
+            root = atoi(v);
         } else if (!strcmp(a, "--reps")) {
             reps = atoi(v);
         } else if (!strcmp(a, "--inflight")) {
@@ -540,10 +406,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--dtype")) {
             b.dtype = (unsigned)lookup(v, dtype_names, 4); /* CANOPY_DT_I32.._U64 = 0..3 */
         } else if (!strcmp(a, "--sizes")) {
-            for (char *s = (char *)v, *end; *s && nsizes < 64; s = *end ? end + 1 : end) {
-                sizes[nsizes++] = strtoull(s, &end, 0);
-                if (end == s) usage();
-            }
+            if (!(nsizes = hx_parse_sizes(v, sizes))) usage();
         } else {
             usage();
         }
@@ -577,21 +440,15 @@ int main(int argc, char **argv)
     }
     b.maxb = (b.maxb + GUARD + 63) & ~(size_t)63;
 
-    must(canopy_open(&b.dev, NULL), "open");
-    me = canopy_my_node(b.dev);
-    b.n = canopy_num_nodes(b.dev);
-    if (b.root < 0 || b.root >= b.n) {
-        fprintf(stderr, "reduce_bench: --root must be 0..%d\n", b.n - 1);
-        return 2;
-    }
+    hx_open(&b.h, "reduce_bench", root);
     b.logp = 0;
-    while ((1 << b.logp) < b.n) ++b.logp;
-    if (b.logp > MAX_LOGP) die("too many nodes");
+    while ((1 << b.logp) < b.h.n) ++b.logp;
+    if (b.logp > MAX_LOGP) hx_die(&b.h, "more than 2^%d nodes", MAX_LOGP);
     b.off_s = b.maxb;
     b.off_rx = 2 * b.maxb;
-    b.off_hello = rx(&b, b.logp + 1);
-    b.off_bar = b.off_hello + 8u * (unsigned)b.n;
-    b.off_dis = b.off_bar + 8u * BAR_ROUNDS;
+    b.h.off_hello = rx(&b, b.logp + 1);
+    b.h.off_bar = b.h.off_hello + 8u * (unsigned)b.h.n;
+    b.off_dis = b.h.off_bar + 8u * BAR_ROUNDS;
     b.off_red = b.off_dis + 8u * BAR_ROUNDS;
     b.off_bc = b.off_red + 8u * MAX_LOGP;
     b.off_rd = b.off_bc + 8;
@@ -599,29 +456,22 @@ int main(int argc, char **argv)
     b.off_post = b.off_pre + 8;
     b.off_rs = b.off_post + 8;
     b.off_ag = b.off_rs + 8;
-    b.off_report = b.off_ag + 8;
-    const size_t win_size = (b.off_report + 32u * (unsigned)b.n + 4095) & ~(size_t)4095;
-    must(canopy_window(b.dev, win_size, (void **)&b.win), "window");
+    b.h.off_report = b.off_ag + 8;
+    const size_t win_size = (b.h.off_report + HX_REPORT_BYTES * (unsigned)b.h.n + 4095) & ~(size_t)4095;
+    hx_must(&b.h, canopy_window(b.h.dev, win_size, (void **)&b.h.win), "window");
 
-    unsigned k[MAX_DIMS];
-    int ndims;
-    ring_order(&b, k, &ndims);
-    char torus[64] = "";
-    for (int d = 0; d < ndims; ++d)
-        snprintf(torus + strlen(torus), sizeof torus - strlen(torus), "%s%u", d ? "x" : "", k[d]);
-
-    hello(&b);
+    hx_ring_order(&b.h);
+    hx_hello(&b.h);
     if (impl == HW) {
         char err[256] = "";
-        int rc = canopy_fm_setup(b.dev, 0, b.root, NULL, CANOPY_FM_VIA_CSR, err, sizeof err);
+        int rc = canopy_fm_setup(b.h.dev, 0, b.h.root, NULL, CANOPY_FM_VIA_CSR, err, sizeof err);
         if (rc != CANOPY_OK) {
-            fprintf(stderr, "reduce_bench: PE %d: canopy_fm_setup: %s: %s\n", me, canopy_strerror(rc), err);
-            return 1;
+            hx_die(&b.h, "canopy_fm_setup: %s: %s", canopy_strerror(rc), err);
         }
     }
-    barrier(&b);
+    hx_barrier(&b.h);
 
-    const double ns_per_cycle = (double)canopy_time_ns(b.dev) / (double)canopy_cycles(b.dev);
+    const double ns_per_cycle = (double)canopy_time_ns(b.h.dev) / (double)canopy_cycles(b.h.dev);
     uint8_t *ref = malloc(b.maxb), *tmp = malloc(b.maxb);
     const int nops = inflight ? inflight : 1;
     uint64_t seq = 0;
@@ -634,64 +484,60 @@ int main(int argc, char **argv)
             seq += (uint64_t)nops;
             /* Inputs: one vector of `bytes` (inflight: K words, word j with seq0 + j). */
             if (inflight)
-                for (int j = 0; j < inflight; ++j) input(b.win + b.off_s + 8u * (unsigned)j, me, 8, b.es, seq0 + (uint64_t)j);
+                for (int j = 0; j < inflight; ++j)
+                    input(b.h.win + b.off_s + 8u * (unsigned)j, b.h.me, 8, b.es, seq0 + (uint64_t)j);
             else
-                input(b.win + b.off_s, me, bytes, b.es, seq0);
-            memset(b.win, 0, bytes + GUARD);
-            memset(b.win + b.off_rx, 0, (size_t)(b.logp + 1) * b.maxb);
-            barrier(&b);
-            const uint64_t start = canopy_cycles(b.dev);
+                input(b.h.win + b.off_s, b.h.me, bytes, b.es, seq0);
+            memset(b.h.win, 0, bytes + GUARD);
+            memset(b.h.win + b.off_rx, 0, (size_t)(b.logp + 1) * b.maxb);
+            hx_barrier(&b.h);
+            const uint64_t start = canopy_cycles(b.h.dev);
             const uint64_t t = run_once(&b, kind, impl, bytes, inflight, seq0);
             /* Check: reduce at the root, allreduce everywhere; the guard everywhere (and an
              * untouched result area at the other nodes of a hardware reduce). */
             snprintf(what, sizeof what, "%s %s %s %s", bench_names[kind], impl_names[impl], op_names[b.op],
                      dtype_names[b.dtype]);
-            if (kind == B_ALLREDUCE || (kind == B_REDUCE && me == b.root)) {
+            if (kind == B_ALLREDUCE || (kind == B_REDUCE && b.h.me == b.h.root)) {
                 if (inflight) {
                     for (int j = 0; j < inflight; ++j) {
                         reference(&b, ref, tmp, 8, seq0 + (uint64_t)j);
-                        check(&b, b.win + 8u * (unsigned)j, ref, 8, what);
+                        check(&b, b.h.win + 8u * (unsigned)j, ref, 8, what);
                     }
                 } else {
                     reference(&b, ref, tmp, bytes, seq0);
-                    check(&b, b.win, ref, bytes, what);
+                    check(&b, b.h.win, ref, bytes, what);
                 }
             } else if (kind == B_REDUCE && impl == HW) {
                 memset(ref, 0, bytes);
-                check(&b, b.win, ref, bytes, what);
+                check(&b, b.h.win, ref, bytes, what);
             }
             if (kind != B_BARRIER) check_guard(&b, bytes, what);
-            barrier(&b);
+            hx_barrier(&b.h);
             /* report: {start, done (0 if it does not count), 0, seq}; seq last, same packet */
-            const int counts = kind != B_REDUCE || me == b.root;
-            uint64_t rep_words[4] = {start, counts ? t : 0, 0, seq};
-            if (me == 0)
-                memcpy(b.win + b.off_report, rep_words, sizeof rep_words);
-            else
-                must(canopy_put(b.dev, 0, b.off_report + 32u * (unsigned)me, rep_words, sizeof rep_words, 0),
-                     "report");
-            if (me == 0) {
+            const int counts = kind != B_REDUCE || b.h.me == b.h.root;
+            hx_report(&b.h, start, counts ? t : 0, 0, seq);
+            if (b.h.me == 0) {
+                hx_collect(&b.h, seq);
                 uint64_t last = 0, t0 = UINT64_MAX;
-                for (int s = 0; s < b.n; ++s) {
-                    const uint64_t off = b.off_report + 32u * (unsigned)s;
-                    must(canopy_wait_u64(b.dev, word(&b, off + 24), CANOPY_CMP_EQ, seq, TIMEOUT_NS), "report wait");
-                    if (word(&b, off)[0] < t0) t0 = word(&b, off)[0];
-                    if (word(&b, off)[1] > last) last = word(&b, off)[1];
+                for (int s = 0; s < b.h.n; ++s) {
+                    const volatile uint64_t *r = hx_word(&b.h, b.h.off_report + HX_REPORT_BYTES * (unsigned)s);
+                    if (r[0] < t0) t0 = r[0];
+                    if (r[1] > last) last = r[1];
                 }
-                if (last < t0) die("report: completion before the start");
+                if (last < t0) hx_die(&b.h, "report: completion %" PRIu64 " before the start %" PRIu64, last, t0);
                 cyc[rep] = last - t0;
             }
         }
-        if (me == 0) {
-            qsort(cyc, (size_t)reps, sizeof cyc[0], cmp_u64);
+        if (b.h.me == 0) {
+            qsort(cyc, (size_t)reps, sizeof cyc[0], hx_cmp_u64);
             const uint64_t c = cyc[reps / 2];
             const char *name = inflight ? "allreduce-inflight" : bench_names[kind];
             const uint64_t div = inflight ? (uint64_t)inflight : 1, per = (c + div / 2) / div;
             printf("{\"bench\": \"%s\", \"impl\": \"%s\", \"torus\": \"%s\", \"nodes\": %d, \"bytes\": %zu, "
                    "\"cycles\": %" PRIu64 ", \"op\": \"%s\", \"dtype\": \"%s\", \"root\": %d, \"ns\": %.1f, "
                    "\"reps\": %d, \"cycles_min\": %" PRIu64 ", \"cycles_max\": %" PRIu64,
-                   name, impl_names[impl], torus, b.n, inflight ? (size_t)8 : bytes, per, op_names[b.op],
-                   dtype_names[b.dtype], b.root, per * ns_per_cycle, reps, (cyc[0] + div / 2) / div,
+                   name, impl_names[impl], b.h.torus, b.h.n, inflight ? (size_t)8 : bytes, per, op_names[b.op],
+                   dtype_names[b.dtype], b.h.root, per * ns_per_cycle, reps, (cyc[0] + div / 2) / div,
                    (cyc[reps - 1] + div / 2) / div);
             if (inflight) printf(", \"inflight\": %d, \"cycles_total\": %" PRIu64, inflight, c);
             printf("}\n");
@@ -699,6 +545,6 @@ int main(int argc, char **argv)
         }
     }
     free(ref), free(tmp);
-    must(canopy_quiet(b.dev, TIMEOUT_NS), "quiet");
-    return canopy_close(&b.dev) == CANOPY_OK ? 0 : 1;
+    hx_must(&b.h, canopy_quiet(b.h.dev, HX_TIMEOUT_NS), "quiet");
+    return canopy_close(&b.h.dev) == CANOPY_OK ? 0 : 1;
 }
