@@ -306,8 +306,9 @@ def render_docs(records):
     hop = by("bcast-hop-latency")
     if hop:
         L += ["", "### Broadcast latency per hop (zero load, 8-byte payload)", "",
-              "Completion cycle at each node against its depth in the tree (= torus distance "
-              "from the root), least-squares slope; `base` holds the host costs.", "",
+              "Completion cycle at each node, from the root's start, against its depth in the tree (= torus "
+              "distance from the root), least-squares fit; `base` holds the host costs (MMIO write in, DMA "
+              "write out, the wait).", "",
               "| torus | impl | cycles/hop | base cycles | max hops |", "|---|---|---|---|---|"]
         for r in sorted(hop, key=lambda r: (r["topology"], r["impl"])):
             L.append(f"| {r['topology']} | {r['impl']} | {r['cycles_per_hop']:.2f} | "

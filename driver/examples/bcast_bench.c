@@ -209,15 +209,17 @@ static uint64_t run_hw(struct bench *b, size_t bytes)
 }
 
 /* Zero-load latency per hop: one 8-byte broadcast from the root; every node reports the
- * cycle its copy completed; node 0 fits completion = base + slope * hops, hops being the
- * node's torus distance from the root (its depth in the dimension-ordered tree). The host
- * costs (injection, DMA, polling) are the same at every node and fall into base. */
+ * cycle its copy completed; node 0 fits completion - start = base + slope * hops, start
+ * being the root's cycle when it began and hops the node's torus distance from the root
+ * (its depth in the dimension-ordered tree). The host costs (injection, DMA, polling) are
+ * the same at every node and fall into base. */
 static void run_hop_latency(struct bench *b, int impl)
 {
     const uint64_t seq = 1u << 30;
     memset(b->h.win, 0, 64);
     if (b->h.me == b->h.root) pattern(b->h.win + b->off_b, 8, seq);
     hx_barrier(&b->h);
+    const uint64_t start = canopy_cycles(b->h.dev);
     uint64_t t = 0;
     switch (impl) {
     case SW_BINOMIAL: t = run_binomial(b, 8, seq); break;
@@ -227,9 +229,10 @@ static void run_hop_latency(struct bench *b, int impl)
     }
     verify(b, 8, seq, impl_names[impl]);
     hx_barrier(&b->h);
-    hx_report(&b->h, t, 0, 0, seq);
+    hx_report(&b->h, t, b->h.me == b->h.root ? start : 0, 0, seq);
     if (b->h.me != 0) return;
     hx_collect(&b->h, seq);
+    const uint64_t t0 = hx_word(&b->h, b->h.off_report + HX_REPORT_BYTES * (unsigned)b->h.root)[1];
     unsigned rc[HX_MAX_DIMS], nc[HX_MAX_DIMS], k[HX_MAX_DIMS];
     int nd = canopy_ndims(b->h.dev);
     canopy_coords(b->h.dev, b->h.n - 1, k);
@@ -246,7 +249,7 @@ static void run_hop_latency(struct bench *b, int impl)
             h += (int)(dist < k[d] - dist ? dist : k[d] - dist);
         }
         if (h > maxh) maxh = h;
-        const double x = h, y = (double)hx_word(&b->h, off)[0];
+        const double x = h, y = (double)(hx_word(&b->h, off)[0] - t0);
         sx += x, sy += y, sxx += x * x, sxy += x * y;
     }
     const double n = b->h.n, slope = (n * sxy - sx * sy) / (n * sxx - sx * sx), base = (sy - slope * sx) / n;
