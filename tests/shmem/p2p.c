@@ -8,8 +8,11 @@
  * flags written last and waited for with shmem_TYPE_wait_until for every wait type and
  * comparison; shmem_TYPE_test. Gets (one-sided: served by the target's host interface
  * without its software): getmem, typed get and g of every RMA type, get_nbi completed by
- * quiet, get32/get128, iget, from every PE, into symmetric and into private memory. Then
- * the heap: shmem_align up to 1 MiB, calloc, realloc, the deprecated names, malloc(0).
+ * quiet, get32/get128, iget, from every PE, into symmetric and into private memory.
+ * Fence: blocks, each followed by a fence and a flag, many times the injection ring
+ * (16 KiB) without waiting; the target checks each block when it sees its flag. Then the
+ * heap: shmem_align up to 4 MiB, shmem_malloc_with_hints, calloc, realloc, the deprecated
+ * names, malloc(0).
  */
 #include <string.h>
 
@@ -152,6 +155,45 @@ static void gets_all_pairs(void)
  * what every window base has (only past the page); the block is symmetric (a put from the
  * previous PE lands in it). Then calloc, realloc (growing keeps the contents), the
  * deprecated names, and malloc(0). */
+/* shmem_fence: a put to a PE issued after a fence arrives after every put to that PE
+ * issued before it. Per target (one and npes/2 ahead): FENCE_ROUNDS blocks back to back,
+ * each followed by a fence and its flag; the injection ring fills, so puts wait for space
+ * behind earlier ones. The target checks block r as soon as the flag says r arrived. */
+#define FENCE_ROUNDS 24
+#define FENCE_BYTES 8192
+static long fence_flag;
+
+static void fences(void)
+{
+    unsigned char *blocks = shmem_malloc(FENCE_ROUNDS * FENCE_BYTES);
+    unsigned char *src = malloc(FENCE_BYTES);
+    CHECK(blocks && src, "fence buffers");
+    const int shifts[2] = {1, npes / 2};
+    for (int k = 0; k < 2; ++k) {
+        const int shift = shifts[k], dst = (me + shift) % npes, from = (me + npes - shift) % npes;
+        if (k == 1 && (shift == 0 || shift == shifts[0])) break;
+        fence_flag = 0;
+        shmem_barrier_all();
+        for (int r = 0; r < FENCE_ROUNDS; ++r) {
+            for (int i = 0; i < FENCE_BYTES; ++i) src[i] = pat(me, dst, r * FENCE_BYTES + i);
+            shmem_putmem(blocks + (size_t)r * FENCE_BYTES, src, FENCE_BYTES, dst);
+            shmem_fence();
+            shmem_long_p(&fence_flag, r + 1, dst);
+        }
+        for (int r = 0; r < FENCE_ROUNDS; ++r) {
+            shmem_long_wait_until(&fence_flag, SHMEM_CMP_GE, r + 1);
+            const unsigned char *got = blocks + (size_t)r * FENCE_BYTES;
+            int bad = -1;
+            for (int i = 0; i < FENCE_BYTES && bad < 0; ++i)
+                if (got[i] != pat(from, me, r * FENCE_BYTES + i)) bad = i;
+            CHECK(bad < 0, "fence: block %d from PE %d wrong at byte %d when its flag had arrived", r, from, bad);
+        }
+        shmem_barrier_all();
+    }
+    free(src);
+    shmem_free(blocks);
+}
+
 static void heap_calls(void)
 {
     const int prev = (me + npes - 1) % npes;
@@ -204,6 +246,7 @@ int main(void)
     for (int shift = 0; shift < npes; ++shift) puts_shift(shift); /* all pairs, self included */
     waits();
     gets_all_pairs();
+    fences();
     heap_calls();
     if (me == 0) printf("p2p: all %d x %d pairs ok\n", npes, npes);
     shmem_finalize();
