@@ -233,6 +233,9 @@ static void run_hop_latency(struct bench *b, int impl)
     if (b->h.me != 0) return;
     hx_collect(&b->h, seq);
     const uint64_t t0 = hx_word(&b->h, b->h.off_report + HX_REPORT_BYTES * (unsigned)b->h.root)[1];
+    for (int s = 0; s < b->h.n; ++s)
+        if (hx_word(&b->h, b->h.off_report + HX_REPORT_BYTES * (unsigned)s)[0] < t0)
+            hx_die(&b->h, "hop latency: node %d done before the root started", s);
     unsigned rc[HX_MAX_DIMS], nc[HX_MAX_DIMS], k[HX_MAX_DIMS];
     int nd = canopy_ndims(b->h.dev);
     canopy_coords(b->h.dev, b->h.n - 1, k);

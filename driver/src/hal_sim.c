@@ -170,7 +170,7 @@ static void *map_aligned(int fd, size_t len)
         return MAP_FAILED;
     }
     if (a > r) munmap(r, (size_t)(a - r));
-    if (r + align > a) munmap(a + len, (size_t)(r + align - a));
+    munmap(a + len, (size_t)(r + align - a)); /* the tail: a < r + align, so never empty */
     return m;
 }
 

@@ -15,7 +15,8 @@
 #include "shmem_internal.h"
 
 #define HEAP_MIN_ALIGN 64u    /* cache line: every block starts aligned for any type */
-#define WINDOW_MIN_ALIGN 4096u /* canopy_window's base is page aligned on every PE */
+#define WINDOW_MIN_ALIGN 4096u         /* canopy_window's base is page aligned on every PE */
+#define WINDOW_BIG_ALIGN (2u << 20)     /* ... and 2 MiB aligned for a window of 2 MiB or more */
 
 struct shmi_block {
     uint64_t off, size; /* window offset and length */
@@ -58,14 +59,18 @@ static struct shmi_block *split(struct shmi_block *b, uint64_t at)
 
 /* The alignment that every PE's window base address has. A block's offset aligned to at
  * most this is an aligned address on every PE, with the same offset everywhere (which
- * symmetry needs). Beyond the page, where each PE's memory lies decides, so the PEs agree
- * (an OR of the base addresses' low bits) the first time a larger alignment is asked for;
- * the allocating calls are collective, so every PE is here then. */
+ * symmetry needs). canopy_window promises the page, or 2 MiB for a window that large; the
+ * PEs check that promise (an OR of the base addresses' low bits) the first time more than
+ * a page is asked for (the allocating calls are collective, so every PE is here then).
+ * Never more than the promise: where a base happens to be better aligned depends on where
+ * mmap put it, and the answer to shmem_align must not change from run to run. */
 static uint64_t window_alignment(void)
 {
     if (!shmi.win_align) {
-        uint32_t bits = shmi_sw_or32(&shmi.world.g, (uint32_t)(uintptr_t)shmi.win);
-        shmi.win_align = bits ? (uint64_t)(bits & (~bits + 1)) : (uint64_t)1 << 31;
+        const uint64_t promised = shmi.win_size >= WINDOW_BIG_ALIGN ? WINDOW_BIG_ALIGN : WINDOW_MIN_ALIGN;
+        const uint32_t bits = shmi_sw_or32(&shmi.world.g, (uint32_t)(uintptr_t)shmi.win);
+        const uint64_t have = bits ? (uint64_t)(bits & (~bits + 1)) : (uint64_t)1 << 31;
+        shmi.win_align = have < promised ? have : promised;
     }
     return shmi.win_align;
 }

@@ -34,6 +34,7 @@ void shmi_fatal(const char *call, const char *fmt, ...)
     fflush(stdout);
     fprintf(stderr, "canopy-shmem: PE %d: %s: %s\n", shmi.me, call, msg);
     fflush(stderr);
+    if (shmi.exiting) _exit(1); /* already inside exit (implicit finalize): no second exit */
     exit(1);
 }
 
@@ -119,11 +120,14 @@ static void hello_all(void)
  * code does not call it) gets one here: its PEs still meet in the finalize barrier, where
  * a PE that did call shmem_finalize waits for them, and CANOPY_SHMEM_STATS still prints.
  * A failing exit (nonzero status, shmi_fatal) does not wait for anyone: the launcher ends
- * the job. */
+ * the job. A forked child inherits the handler but not the device: it does nothing there.
+ * (exit is not async-signal-safe: a signal handler ends a PE with _exit.) */
 static void implicit_finalize(int status, void *unused)
 {
     (void)unused;
-    if (status == 0) shmem_finalize();
+    if (status != 0 || (long)getpid() != shmi.init_pid) return;
+    shmi.exiting = 1;
+    shmem_finalize();
 }
 
 void shmem_init(void)
@@ -174,6 +178,7 @@ void shmem_init(void)
         shmi_fatal("shmem_init", "aliasing .data/.bss into the window: %s (%s)", canopy_strerror(rc), aerr);
     }
     shmi.initialized = 1;
+    shmi.init_pid = (long)getpid();
     if (on_exit(implicit_finalize, NULL) != 0) shmi_fatal("shmem_init", "on_exit failed");
     shmi_heap_init();
     shmi_chan_init();

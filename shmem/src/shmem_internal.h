@@ -70,6 +70,8 @@ struct shmi_dtype {
 
 struct shmi_ctx {
     int initialized, finalized;
+    int exiting;               /* init.c: in the implicit finalize at exit */
+    long init_pid;             /* init.c: the process that called shmem_init (not a fork of it) */
     canopy_dev *dev;
     int me, npes;
     uint8_t *win;

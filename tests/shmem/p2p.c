@@ -156,9 +156,11 @@ static void gets_all_pairs(void)
  * previous PE lands in it). Then calloc, realloc (growing keeps the contents), the
  * deprecated names, and malloc(0). */
 /* shmem_fence: a put to a PE issued after a fence arrives after every put to that PE
- * issued before it. Per target (one and npes/2 ahead): FENCE_ROUNDS blocks back to back,
- * each followed by a fence and its flag; the injection ring fills, so puts wait for space
- * behind earlier ones. The target checks block r as soon as the flag says r arrived. */
+ * issued before it. canopy's fence does nothing: puts to one PE are delivered in issue
+ * order (fixed routes, in-order DMA), which is what this checks, with the injection ring
+ * full. Per target (one and npes/2 ahead): FENCE_ROUNDS blocks back to back, each followed
+ * by a fence and its flag; puts wait for ring space behind earlier ones. The target checks
+ * block r as soon as the flag says r arrived. */
 #define FENCE_ROUNDS 24
 #define FENCE_BYTES 8192
 static long fence_flag;
