@@ -204,9 +204,10 @@ static void reductions(shmem_team_t team, const struct test_group *g, const stru
 /* ------------------------------------------------------------------ broadcast */
 static unsigned char pattern(int root, size_t size, size_t i) { return (unsigned char)test_mix(root * 7919u + size * 104729u + i); }
 
-/* The specification lets a broadcast's root write dest as soon as it calls (a root does
- * not wait for the others), so every member must be done with dest (checking the last
- * result, the memset) before the next broadcast starts: a sync on the group. */
+/* The specification lets a broadcast's root, and every member of a collect, write the
+ * others' dest as soon as it calls (nobody waits for the others first), so every member
+ * must be done with dest (checking the last result, the memset) before the next such
+ * collective starts: a sync on the group. */
 static void ready(shmem_team_t team, const struct test_group *g)
 {
     if (team) shmem_team_sync(team);
@@ -259,12 +260,14 @@ static void typed_bcasts(shmem_team_t team, const struct test_group *g)
         T *d = (T *)(void *)dbuf, *s = (T *)(void *)sbuf;                                  \
         const int my = test_member(g, me);                                                 \
         gen_##N(s, SUM, me, 3);                                                            \
+        ready(team, g);                                                                    \
         CHECK(shmem_##N##_fcollect(team, d, s, 3) == 0, "return");                         \
         T want[3];                                                                         \
         for (int m = 0; m < g->size; ++m) {                                                \
             gen_##N(want, SUM, test_pe(g, m), 3);                                          \
             for (int i = 0; i < 3; ++i) CHECK(eq_##N(d[3 * m + i], want[i]), "%s_fcollect %s block %d", #N, g->name, m); \
         }                                                                                  \
+        ready(team, g);                                                                    \
         CHECK(shmem_##N##_collect(team, d, s, (size_t)(my % 3 + 1)) == 0, "return");       \
         size_t at = 0;                                                                     \
         for (int m = 0; m < g->size; ++m) {                                                \
@@ -290,6 +293,7 @@ static void word_collects(shmem_team_t team, const struct test_group *g)
             const size_t mine = fixed ? 4 : (size_t)(my % 3 + 1);
             for (size_t i = 0; i < mine * w; ++i) sbuf[i] = pattern(me, 1, i);
             memset(dbuf, 0, 1024);
+            ready(team, g); /* as for broadcast: blocks land as soon as their senders call */
             if (team) {
                 if (fixed) CHECK(shmem_fcollectmem(team, dbuf, sbuf, mine * w) == 0, "return");
                 else CHECK(shmem_collectmem(team, dbuf, sbuf, mine * w) == 0, "return");
