@@ -59,7 +59,6 @@
 
 #include "canopy_fm.h"
 
-#define BAR_ROUNDS HX_BAR_ROUNDS /* the measured dissemination barrier's flags too */
 #define MAX_LOGP 12 /* up to 4096 nodes */
 #define GUARD 64    /* bytes after the result that must stay zero */
 #define MAX_INFLIGHT 32
@@ -78,7 +77,7 @@ static const char *dtype_names[] = {"i32", "u32", "i64", "u64"};
  *                              doubling round k, the fold's hand-over in RX[LOGP]; the
  *                              ring's reduce-scatter in RX[0], chunk k at its own offset)
  *   flags (8-byte words): hello[n] (node 0: one per PE; others: word 0 = go),
- *                         bar[BAR_ROUNDS] (harness barrier), dis[BAR_ROUNDS] (the measured
+ *                         bar[HX_BAR_ROUNDS] (harness barrier), dis[HX_BAR_ROUNDS] (the measured
  *                         dissemination barrier), red[LOGP] (binomial children), bc
  *                         (binomial broadcast), rd[LOGP] (recursive doubling rounds),
  *                         fold_pre, fold_post, rs, ag (ring), report[n][4] (node 0) */
@@ -448,8 +447,8 @@ int main(int argc, char **argv)
     b.off_rx = 2 * b.maxb;
     b.h.off_hello = rx(&b, b.logp + 1);
     b.h.off_bar = b.h.off_hello + 8u * (unsigned)b.h.n;
-    b.off_dis = b.h.off_bar + 8u * BAR_ROUNDS;
-    b.off_red = b.off_dis + 8u * BAR_ROUNDS;
+    b.off_dis = b.h.off_bar + 8u * HX_BAR_ROUNDS;
+    b.off_red = b.off_dis + 8u * HX_BAR_ROUNDS;
     b.off_bc = b.off_red + 8u * MAX_LOGP;
     b.off_rd = b.off_bc + 8;
     b.off_pre = b.off_rd + 8u * MAX_LOGP;
