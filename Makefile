@@ -6,6 +6,8 @@
 SHELL         := /bin/bash
 .DEFAULT_GOAL := help
 RTL_SRCS      := $(shell cat rtl/files.f)
+# Where `include files are found (the assertion macros).
+RTL_INC       := -Irtl/common
 
 include sim/sim.mk
 include fw/fw.mk
@@ -58,7 +60,7 @@ stress: deps-sim
 
 # Lint every configuration the project builds: the node (router + host interface) at
 # 1..4 dimensions and both simulation fabrics (link pipes at latency 0 and 3).
-LINT := verilator --lint-only -Wall -Irtl
+LINT := verilator --lint-only -Wall $(RTL_INC)
 lint: deps-sim
 	@for d in 1 2 3 4; do \
 	  $(LINT) --top-module canopy_node -GNumDims=$$d $(RTL_SRCS) || exit 1; \

@@ -68,7 +68,7 @@ std::string Topology::name() const {
 }
 
 std::vector<std::pair<unsigned, unsigned>> Topology::route(unsigned src, unsigned dst) const {
-    // Mirrors rtl/canopy_route_dor.sv: X first, shorter way round, ties go +.
+    // Mirrors rtl/router/canopy_route_dor.sv: X first, shorter way round, ties go +.
     std::vector<std::pair<unsigned, unsigned>> hops;
     auto cur = coords(src);
     auto want = coords(dst);

@@ -44,7 +44,7 @@ SIM_SV_TOP   := sim/canopy_torus_links.sv sim/canopy_torus_fabric.sv sim/hier_ro
 define sim_verilate
 	@mkdir -p $(call sim_dir,$(1))
 	@echo "  VERILATE $(call sim_config,$(1))"
-	verilator --cc --exe --build -j 2 -Wall --assert -Irtl \
+	verilator --cc --exe --build -j 2 -Wall --assert $(RTL_INC) \
 	  --hierarchical -Wno-DECLFILENAME --top-module canopy_torus_fabric --Mdir $(call sim_dir,$(1))/obj -o ../canopy-fabric \
 	  $(if $(filter 1,$(WAVES)),--trace-fst -CFLAGS -DCANOPY_TRACE,) \
 	  $(call sim_shape_defines,$(1)) +define+CANOPY_FABRIC_FLIT_BITS=$(FLIT_BITS) \
@@ -79,7 +79,7 @@ BUILD_DATE     := $(shell date -u +%Y%m%d)
 define cosim_verilate
 	@mkdir -p $(call cosim_dir,$(1))
 	@echo "  VERILATE cosim $(call sim_config,$(1))"
-	verilator --cc --exe --build -j 2 -Wall --assert -Irtl \
+	verilator --cc --exe --build -j 2 -Wall --assert $(RTL_INC) \
 	  --hierarchical -Wno-DECLFILENAME --top-module canopy_node_fabric --Mdir $(call cosim_dir,$(1))/obj -o ../canopy-cosim \
 	  $(call sim_shape_defines,$(1)) \
 	  +define+CANOPY_FABRIC_BUILD_GIT=32\'h$(BUILD_GIT) +define+CANOPY_FABRIC_BUILD_DATE=$(BUILD_DATE) \

@@ -43,7 +43,7 @@ for n in $dims; do
   stat_json="$out/numdims$n.stat.json"
   rm -f "$stat_json"
   script="log -header canopy: read RTL;
-read_verilog -sv -defer -Irtl ${rtl[*]};
+read_verilog -sv -defer -Irtl/common ${rtl[*]};
 log -header canopy: elaborate (missing module, black box or parameter check);
 hierarchy -simcheck -top canopy_node -chparam NumDims $n;
 log -header canopy: proc (always_comb that infers a latch);

@@ -31,7 +31,7 @@ synth_cfg_dir := $(SYNTH_DIR)/numdims$(SYNTH_NUM_DIMS)
 # set with chparam before `hierarchy`: `hierarchy -chparam` on canopy_router trips an
 # internal assertion of this Yosys (the router is elaborated twice once the collective
 # unit below it has been).
-synth_elab    := read_verilog -sv -defer -Irtl $(RTL_SRCS); \
+synth_elab    := read_verilog -sv -defer $(RTL_INC) $(RTL_SRCS); \
                  chparam -set NumDims $(SYNTH_NUM_DIMS) canopy_router; \
                  hierarchy -simcheck -top canopy_router
 

@@ -49,8 +49,17 @@ fi
 if [ ${#missing_apt[@]} -gt 0 ]; then
   echo "ensure-deps: installing Debian packages: ${missing_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq "${missing_apt[@]}" >/dev/null
+  # A fresh machine often runs its own upgrades at boot: wait for the package manager's
+  # locks (up to 20 minutes) instead of failing on them.
+  apt_wait=(-o DPkg::Lock::Timeout=1200)
+  for attempt in $(seq 1 40); do
+    if apt-get "${apt_wait[@]}" update -qq && apt-get "${apt_wait[@]}" install -y -qq "${missing_apt[@]}" >/dev/null; then
+      break
+    fi
+    [ "$attempt" -eq 40 ] && { echo "ensure-deps: apt-get failed" >&2; exit 1; }
+    echo "ensure-deps: apt-get busy or failed; retrying in 30 s" >&2
+    sleep 30
+  done
 fi
 if [ ${#missing_pip[@]} -gt 0 ]; then
   echo "ensure-deps: installing Python packages: ${missing_pip[*]}"

@@ -358,7 +358,7 @@ def main():
     args = ap.parse_args()
     spec, fmt, words = load()
     outputs = {
-        ROOT / "rtl" / "canopy_pkg.sv": gen_sv(spec, fmt, words),
+        ROOT / "rtl" / "common" / "canopy_pkg.sv": gen_sv(spec, fmt, words),
         ROOT / "driver" / "include" / "canopy_packet.h": gen_c(spec, fmt, words),
         ROOT / "docs" / "packet-format.md": gen_md(spec, fmt, words),
     }

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Generate the host-interface register map from spec/regmap.toml.
 
-One description, four views: the RTL register decode (rtl/canopy_csr.sv), a package of
-offsets for other RTL (rtl/canopy_regs_pkg.sv), the C header the driver uses
+One description, four views: the RTL register decode (rtl/host/canopy_csr.sv), a package of
+offsets for other RTL (rtl/host/canopy_regs_pkg.sv), the C header the driver uses
 (driver/include/canopy_regs.h) and the document (docs/register-map.md).
 
 Why a small generator of our own rather than SystemRDL/PeakRDL: the map is one flat block
@@ -298,8 +298,8 @@ def main():
     args = ap.parse_args()
     spec = load()
     emit({
-        ROOT / "rtl" / "canopy_csr.sv": gen_csr(spec),
-        ROOT / "rtl" / "canopy_regs_pkg.sv": gen_pkg(spec),
+        ROOT / "rtl" / "host" / "canopy_csr.sv": gen_csr(spec),
+        ROOT / "rtl" / "host" / "canopy_regs_pkg.sv": gen_pkg(spec),
         ROOT / "driver" / "include" / "canopy_regs.h": gen_h(spec),
         ROOT / "docs" / "register-map.md": gen_md(spec),
     }, args.check)

@@ -30,7 +30,7 @@ UNIT_BUILDS := $(sort $(foreach t,$(UNIT_TESTS),$(call unit_build_of,$(t))))
 
 # Runtime and model compiled at -O0: the tests run in well under a second, so build time
 # dominates (-O0 saves about a third of it). -Wall lint warnings are fatal, as in rtl/.
-UNIT_VERILATOR_FLAGS := --cc --exe --build -j 2 -Wall --assert -Irtl --prefix Vtb \
+UNIT_VERILATOR_FLAGS := --cc --exe --build -j 2 -Wall --assert $(RTL_INC) --prefix Vtb \
   -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0" \
   -CFLAGS "-std=c++17 -Wall -Wextra -I$(CURDIR)/$(UNIT_SRC_DIR) -I$(CURDIR)/sim"
 

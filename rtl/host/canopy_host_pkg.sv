@@ -1,5 +1,5 @@
 // canopy_host_pkg: definitions shared by the blocks of the host interface
-// (rtl/canopy_host_if.sv and its children). Written by hand, not generated: nothing here is
+// (rtl/host/canopy_host_if.sv and its children). Written by hand, not generated: nothing here is
 // visible to the host except the ejection ring status codes and the sizes, which
 // docs/host-interface.md defines.
 //
