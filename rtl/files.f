@@ -4,8 +4,13 @@ rtl/common/canopy_rr_arbiter.sv
 rtl/common/canopy_sdp_ram.sv
 rtl/common/canopy_credit_counter.sv
 rtl/router/canopy_route_dor.sv
+rtl/router/canopy_route_lookahead.sv
 rtl/router/canopy_hdr_check.sv
+rtl/router/canopy_vc_fifo.sv
 rtl/router/canopy_router_input.sv
+rtl/router/canopy_crossbar.sv
+rtl/router/canopy_switch_alloc.sv
+rtl/router/canopy_output_vc_state.sv
 rtl/coll/canopy_coll_table.sv
 rtl/coll/canopy_reduce_alu.sv
 rtl/coll/canopy_reduce_engine.sv

@@ -172,6 +172,7 @@ Fabric::Fabric(const std::string &fst_path)
         n.ej_buf.resize(CANOPY_NUM_VCS);
         n.assembling.resize(CANOPY_NUM_VCS);
         n.ej_credit_pending.assign(CANOPY_NUM_VCS, 0);
+        n.ej_credit_drained.assign(CANOPY_NUM_VCS, 0);
     }
     // Reset for a few cycles with all inputs idle.
     model_->rst_i = 1;
@@ -252,6 +253,12 @@ void Fabric::drive_inputs() {
             }
         }
         put_bits(model_->ej_credit_i, i * CANOPY_NUM_VCS, CANOPY_NUM_VCS, credits);
+        // A slot drained in a cycle returns its credit at the earliest the next cycle, as
+        // from a registered credit output in hardware.
+        for (unsigned v = 0; v < CANOPY_NUM_VCS; ++v) {
+            n.ej_credit_pending[v] += n.ej_credit_drained[v];
+            n.ej_credit_drained[v] = 0;
+        }
     }
 }
 
@@ -296,7 +303,7 @@ void Fabric::sample_outputs() {
                 unsigned v = (n.drain_rr + k) % CANOPY_NUM_VCS;
                 if (!n.ej_buf[v].empty()) {
                     n.ej_buf[v].pop_front();
-                    ++n.ej_credit_pending[v];
+                    ++n.ej_credit_drained[v];
                     n.drain_rr = v + 1;
                     break;
                 }

@@ -122,6 +122,7 @@ private:
         std::vector<std::deque<Flit>> ej_buf;        // per VC, waiting to drain
         std::vector<Received> assembling;            // per VC
         std::vector<unsigned> ej_credit_pending;     // per VC, to return next edge
+        std::vector<unsigned> ej_credit_drained;     // per VC, drained this cycle: pending from the next
         unsigned drain_interval = 1;
         unsigned drain_phase = 0;
         unsigned drain_rr = 0;

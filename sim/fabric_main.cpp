@@ -356,7 +356,7 @@ int scenario_saturation(const Options &o) {
             if (f.pending_flits(s) > 32) continue;  // always backlogged: offered load 1
             unsigned d = rng.below(t.nodes() - 1);
             d = d >= s ? d + 1 : d;
-            f.inject(s, make_put(t, s, d, random_payload(rng, len), 0));
+            f.inject(s, make_put(t, s, d, random_payload(rng, len), 0), static_cast<unsigned>(d % o.num("inj-vcs", 1)));
         }
         f.step();
     }

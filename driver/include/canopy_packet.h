@@ -79,6 +79,14 @@ enum {
 #define CANOPY_HDR_TREE_WORD 0u
 #define CANOPY_HDR_TREE_LSB 49u
 #define CANOPY_HDR_TREE_WIDTH 6u
+/* lookahead route: the output port this packet takes at the router receiving it (2d, 2d+1: dimension d +/-; 2n: local; 2n+1: the collective unit), written by the sending router on point-to-point heads; hosts send 0, and routers deliver 0 to hosts */
+#define CANOPY_HDR_LA_PORT_WORD 0u
+#define CANOPY_HDR_LA_PORT_LSB 55u
+#define CANOPY_HDR_LA_PORT_WIDTH 4u
+/* lookahead route: 1 when the packet leaves the receiving router on P2P_HI (past a dateline), 0 for P2P_LO */
+#define CANOPY_HDR_LA_HI_WORD 0u
+#define CANOPY_HDR_LA_HI_LSB 59u
+#define CANOPY_HDR_LA_HI_WIDTH 1u
 /* byte offset of the payload in the target's registered memory window */
 #define CANOPY_HDR_OFFSET_WORD 1u
 #define CANOPY_HDR_OFFSET_LSB 0u
@@ -173,6 +181,28 @@ static inline void canopy_hdr_set_tree(uint64_t hdr[CANOPY_PKT_HEADER_WORDS], ui
 {
     uint64_t m = canopy_hdr_field_mask(CANOPY_HDR_TREE_WIDTH) << CANOPY_HDR_TREE_LSB;
     hdr[CANOPY_HDR_TREE_WORD] = (hdr[CANOPY_HDR_TREE_WORD] & ~m) | ((v << CANOPY_HDR_TREE_LSB) & m);
+}
+
+static inline uint64_t canopy_hdr_get_la_port(const uint64_t hdr[CANOPY_PKT_HEADER_WORDS])
+{
+    return (hdr[CANOPY_HDR_LA_PORT_WORD] >> CANOPY_HDR_LA_PORT_LSB) & canopy_hdr_field_mask(CANOPY_HDR_LA_PORT_WIDTH);
+}
+
+static inline void canopy_hdr_set_la_port(uint64_t hdr[CANOPY_PKT_HEADER_WORDS], uint64_t v)
+{
+    uint64_t m = canopy_hdr_field_mask(CANOPY_HDR_LA_PORT_WIDTH) << CANOPY_HDR_LA_PORT_LSB;
+    hdr[CANOPY_HDR_LA_PORT_WORD] = (hdr[CANOPY_HDR_LA_PORT_WORD] & ~m) | ((v << CANOPY_HDR_LA_PORT_LSB) & m);
+}
+
+static inline uint64_t canopy_hdr_get_la_hi(const uint64_t hdr[CANOPY_PKT_HEADER_WORDS])
+{
+    return (hdr[CANOPY_HDR_LA_HI_WORD] >> CANOPY_HDR_LA_HI_LSB) & canopy_hdr_field_mask(CANOPY_HDR_LA_HI_WIDTH);
+}
+
+static inline void canopy_hdr_set_la_hi(uint64_t hdr[CANOPY_PKT_HEADER_WORDS], uint64_t v)
+{
+    uint64_t m = canopy_hdr_field_mask(CANOPY_HDR_LA_HI_WIDTH) << CANOPY_HDR_LA_HI_LSB;
+    hdr[CANOPY_HDR_LA_HI_WORD] = (hdr[CANOPY_HDR_LA_HI_WORD] & ~m) | ((v << CANOPY_HDR_LA_HI_LSB) & m);
 }
 
 static inline uint64_t canopy_hdr_get_offset(const uint64_t hdr[CANOPY_PKT_HEADER_WORDS])

@@ -71,7 +71,9 @@ package canopy_pkg;
     logic [2:0]      op;  // reduce operation
     logic [4:0]      rid;  // reduce id, 0..31 in flight per tree
     logic [39:0]     offset;  // byte offset of the payload in the target's registered memory window
-    logic [8:0]      rsvd0_0;
+    logic [3:0]      rsvd0_0;
+    logic            la_hi;  // lookahead route: 1 when the packet leaves the receiving router on P2P_HI (past a dateline), 0 for P2P_LO
+    logic [3:0]      la_port;  // lookahead route: the output port this packet takes at the router receiving it (2d, 2d+1: dimension d +/-; 2n: local; 2n+1: the collective unit), written by the sending router on point-to-point heads; hosts send 0, and routers deliver 0 to hosts
     logic [5:0]      tree;  // collective tree id
     logic [8:0]      len;  // payload length in bytes, 0..max_payload_bytes; fixes the packet's flit count
     coords_t         src;  // source coordinates
@@ -110,6 +112,8 @@ package canopy_pkg;
   localparam int unsigned HdrSrcBits = 16;
   localparam int unsigned HdrLenBits = 9;
   localparam int unsigned HdrTreeBits = 6;
+  localparam int unsigned HdrLaPortBits = 4;
+  localparam int unsigned HdrLaHiBits = 1;
   localparam int unsigned HdrOffsetBits = 40;
   localparam int unsigned HdrRidBits = 5;
   localparam int unsigned HdrOpBits = 3;

@@ -48,8 +48,10 @@ module canopy_inj_mux #(
       .rst_i,
       .consume_i   (consume[v]),
       .return_i    (rx_credit_i[v]),
-      .available_o (credit_ok[v])
+      .available_o (credit_ok[v]),
+      .spare_o     (unused_spare)
     );
+    wire logic unused_spare;
   end
 
   logic [NumIn-1:0] can_send, arb_req, grant;

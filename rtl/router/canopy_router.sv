@@ -1,4 +1,4 @@
-// canopy_router: one torus router node, point-to-point subnet.
+// canopy_router: one torus router node: the point-to-point subnet and the collective unit.
 //
 // Interface contract
 //   - Ports 0..2*NumDims-1 are links (dimension d: port 2d toward +, port 2d+1 toward -);
@@ -10,13 +10,21 @@
 //       rx_* / rx_credit_o                       the mirror image for arriving flits.
 //     Links are credit-based, with no ready signal, so a link may be pipelined to any
 //     depth (SerDes, cable) without changing the router.
+//   - On a link port, a point-to-point head flit carries its route at the receiving router
+//     (the header's la_port / la_hi fields, lookahead routing): the router writes them into
+//     every such head as it buffers it (canopy_route_lookahead) and routes arriving heads
+//     by them. Heads delivered to the host carry 0 there, as hosts send them.
+//   - tx_* are driven by the crossbar from registers (the grants and the staged flits): one
+//     multiplexer level, so a link should start with a register (canopy_link_pipe Latency
+//     >= 1; any PHY does) and the host interface registers what it takes.
 //   - Credits start full out of reset: LinkBufDepth per VC on links (the neighbour's input
 //     buffer), EjectCredits per VC toward the host. The host starts with LocalBufDepth
 //     credits per VC for injection.
 //   - my_coord_i / torus_size_i are static while out of reset (strapped or set by the
 //     fabric manager before traffic); sizes of unused dimensions must be 1.
 //   - err_*_o count refused packets (wrapping 32-bit counters), see canopy_router_input;
-//     err_coll_dir_o / err_coll_tree_o collective packets dropped (see canopy_coll_unit).
+//     err_coll_dir_o / err_coll_tree_o / err_reduce_o: collective packets refused (see
+//     canopy_coll_unit).
 //   - slot_credit_*: the collective subnet's slot credits, one (valid, tree) per link
 //     port and direction, beside the flit credits: rx_slot_credit_*_o[p] go back to the
 //     neighbour on p, tx_slot_credit_*_i[p] come from it (see canopy_coll_unit). Index
@@ -24,20 +32,19 @@
 //   - tbl_*: the collective routing table's write and read-back ports (canopy_coll_table),
 //     driven by the host interface (CSR writes and CONFIG packets).
 //
-// The collective unit (canopy_coll_unit) hangs off the crossbar: it is output port
-// 2*NumDims+1 (CollPort) for broadcasts arriving down a tree and broadcast requests
-// reaching their root, and it feeds every output with a send lane of its own that
-// competes in that output's switch allocation and owns VC COLL_DOWN there.
+// Pipeline (docs/router.md): a flit arriving on rx_* is written into its VC buffer, and in
+// the same cycle its input's stage 1 may pick it (each input picks one VC, round robin,
+// into its staged register). The next cycle stage 2 (canopy_switch_alloc) gives each output
+// to one staged flit (or to a collective lane) round robin; the grants and the granted
+// flits are registered, and the cycle after that the crossbar (one-hot AND-OR) puts them on
+// tx_*. An uncontended flit thus leaves two cycles after it arrived: one hop costs two
+// cycles plus the link's own latency. Credits and VC ownership are kept per output from
+// what the grants send (canopy_output_vc_state); every decision reads registers, not RAMs.
 //
-// Pipeline (zero load): cycle 0 a flit is on rx_*, and its route is computed as it is
-// written into its VC buffer; cycle 1 it is at the buffer front, wins VC and switch
-// allocation, crosses the crossbar and is registered in the output; cycle 2 it is on
-// tx_*. Two router cycles per hop plus the link's own latency.
-//
-// Flow control is wormhole: a packet holds its output VC from head to tail, and buffers
-// need not hold whole packets. Allocation is separable and input-first: each input picks
-// one of its eligible VCs round-robin, each output picks one of the inputs that chose it
-// round-robin, and both move priority only when a grant is used.
+// The collective unit (canopy_coll_unit) hangs off the crossbar: it is output 2*NumDims+1
+// (CollPort) for broadcasts arriving down a tree, broadcast requests reaching their root and
+// reduce contributions, and it feeds every output with a send lane of its own (COLL_DOWN)
+// and every link with its up lane (COLL_UP), which compete in that output's stage 2.
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -99,213 +106,231 @@ module canopy_router #(
   localparam int unsigned CollPort  = NumPorts;      // the collective unit's input
   localparam int unsigned NumOut    = NumPorts + 1;  // crossbar outputs
   localparam int unsigned NumReq    = NumPorts + 2;  // per output: the inputs, a lane, the up lane
-  localparam int unsigned LaneReq   = NumPorts;      // the lane's requester index
-  localparam int unsigned UpReq     = NumPorts + 1;  // the reduce engine's up lane
+  localparam int unsigned LaneReq   = NumPorts;
+  localparam int unsigned UpReq     = NumPorts + 1;
   localparam int unsigned ReqW      = $clog2(NumReq);
   localparam int unsigned CollRxDepth = 8;
+  localparam int unsigned XbarW     = VcW + 1 + FlitWidth;  // {vc, last, flit}
 
   `CANOPY_STATIC_ASSERT(gen_dims_check, NumDims >= 1 && NumDims <= canopy_pkg::MaxDims,
                         "NumDims must be 1..4")
 
-  // ---------------------------------------------------------------- input units
-  logic [NumPorts-1:0][NumVcs-1:0]                req_valid, req_head, req_last, in_pop;
-  logic [NumPorts-1:0][NumVcs-1:0][PortW-1:0]     req_port;
-  logic [NumPorts-1:0][NumVcs-1:0][VcW-1:0]       req_vc;
-  logic [NumPorts-1:0][NumVcs-1:0][FlitWidth-1:0] req_flit;
-  logic [NumPorts-1:0] err_type, err_dst, err_len;
+  // ---------------------------------------------------------------- neighbours
+  // The coordinates of the neighbour through each link port, for the lookahead routes:
+  // static while out of reset, registered so no path starts at the static inputs.
+  canopy_pkg::coords_t [NumLinks-1:0] nbr_coord_q;
+  always_ff @(posedge clk_i) begin
+    for (int unsigned p = 0; p < NumLinks; p++) begin
+      nbr_coord_q[p] <= my_coord_i;
+      if (p % 2 == 0) begin
+        nbr_coord_q[p][p / 2] <= ({1'b0, my_coord_i[p / 2]} + 1'b1 == torus_size_i[p / 2])
+                                 ? '0 : my_coord_i[p / 2] + 1'b1;
+      end else begin
+        nbr_coord_q[p][p / 2] <= (my_coord_i[p / 2] == '0)
+                                 ? canopy_pkg::CoordBits'(torus_size_i[p / 2] - 1'b1) : my_coord_i[p / 2] - 1'b1;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- output VC state
+  // What each output sends this cycle (the flit granted last cycle), registered with the
+  // grant: credits and VC ownership follow it.
+  logic [NumOut-1:0]              sent_valid_q, sent_last_q;
+  logic [NumOut-1:0][VcW-1:0]     sent_vc_q;
+  logic [NumOut-1:0][NumVcs-1:0]  avail, busy, credit_back;
+  logic [NumVcs-1:0]              coll_rx_credit;
+  assign credit_back = {coll_rx_credit, tx_credit_i};
+
+  for (genvar o = 0; o < NumOut; o++) begin : gen_out_state
+    logic [NumVcs-1:0] unused_head;
+    canopy_output_vc_state #(
+      .NumVcs  (NumVcs),
+      .Credits (o == CollPort ? CollRxDepth : o == LocalPort ? EjectCredits : LinkBufDepth)
+    ) u_state (
+      .clk_i,
+      .rst_i,
+      .sent_valid_i (sent_valid_q[o]),
+      .sent_vc_i    (sent_vc_q[o]),
+      .sent_last_i  (sent_last_q[o]),
+      .credit_i     (credit_back[o]),
+      .avail_o      (avail[o]),
+      .busy_o       (busy[o]),
+      .head_o       (unused_head)
+    );
+  end
+
+  // Stage 1's hints: the same state stage 2 decides on, for the two VCs each output takes
+  // input traffic on (indexed by bit 0 of the VC): P2P_LO/P2P_HI on the ports, COLL_UP/
+  // COLL_DOWN at the collective port.
+  logic [NumOut-1:0][1:0] hint_head_ok, hint_body_ok;
+  always_comb begin
+    for (int unsigned o = 0; o < NumOut; o++) begin
+      for (int unsigned b = 0; b < 2; b++) begin
+        logic [VcW-1:0] c;
+        c = VcW'(o == CollPort ? canopy_pkg::VcCollUp : canopy_pkg::VcP2pLo) + VcW'(b);
+        hint_head_ok[o][b] = avail[o][c] && !busy[o][c];
+        hint_body_ok[o][b] = avail[o][c];
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- inputs (stage 1)
+  logic [NumPorts-1:0]                 in_valid, in_head, in_last, in_won, in_elig;
+  logic [NumPorts-1:0][NumOut-1:0]     in_tgt;
+  logic [NumPorts-1:0][VcW-1:0]        in_vc;
+  logic [NumPorts-1:0][FlitWidth-1:0]  in_flit;
+  logic [NumPorts-1:0]                 err_type, err_dst, err_len;
 
   for (genvar i = 0; i < NumPorts; i++) begin : gen_in
     canopy_router_input #(
-      .NumDims         (NumDims),
-      .NumVcs          (NumVcs),
-      .FlitWidth       (FlitWidth),
-      .BufDepth        (i == LocalPort ? LocalBufDepth : LinkBufDepth),
-      .PortIndex       (i),
-      .StoreAndForward (i == LocalPort)
+      .NumDims   (NumDims),
+      .NumVcs    (NumVcs),
+      .FlitWidth (FlitWidth),
+      .BufDepth  (i == LocalPort ? LocalBufDepth : LinkBufDepth),
+      .PortIndex (i)
     ) u_input (
       .clk_i,
       .rst_i,
       .my_coord_i,
       .torus_size_i,
+      .nbr_coord_i    (nbr_coord_q),
       .rx_valid_i     (rx_valid_i[i]),
       .rx_flit_i      (rx_flit_i[i]),
       .rx_last_i      (rx_last_i[i]),
       .rx_vc_i        (rx_vc_i[i]),
       .credit_o       (rx_credit_o[i]),
-      .req_valid_o    (req_valid[i]),
-      .req_head_o     (req_head[i]),
-      .req_port_o     (req_port[i]),
-      .req_vc_o       (req_vc[i]),
-      .req_flit_o     (req_flit[i]),
-      .req_last_o     (req_last[i]),
-      .grant_i        (in_pop[i]),
+      .hint_head_ok_i (hint_head_ok),
+      .hint_body_ok_i (hint_body_ok),
+      .req_valid_o    (in_valid[i]),
+      .req_tgt_o      (in_tgt[i]),
+      .req_vc_o       (in_vc[i]),
+      .req_head_o     (in_head[i]),
+      .req_last_o     (in_last[i]),
+      .req_flit_o     (in_flit[i]),
+      .won_i          (in_won[i]),
+      .elig_i         (in_elig[i]),
       .err_bad_type_o (err_type[i]),
       .err_bad_dst_o  (err_dst[i]),
       .err_bad_len_o  (err_len[i])
     );
   end
 
-  // ---------------------------------------------------------------- output VC state
-  logic [NumOut-1:0][NumVcs-1:0] credit_ok, credit_take, credit_back, ovc_busy_q, ovc_busy_d;
-  logic [NumVcs-1:0]             coll_rx_credit;
-  assign credit_back = {coll_rx_credit, tx_credit_i};
-
-  for (genvar o = 0; o < NumOut; o++) begin : gen_credit
-    for (genvar v = 0; v < NumVcs; v++) begin : gen_vc
-      canopy_credit_counter #(
-        .Credits (o == CollPort ? CollRxDepth : o == LocalPort ? EjectCredits : LinkBufDepth)
-      ) u_credits (
-        .clk_i,
-        .rst_i,
-        .consume_i   (credit_take[o][v]),
-        .return_i    (credit_back[o][v]),
-        .available_o (credit_ok[o][v])
-      );
-    end
-  end
-
-  // ---------------------------------------------------------------- allocation
-  // Stage 1, per input: one eligible VC. Eligible: its target output VC has a credit and,
-  // for a head, is not held by another packet.
-  logic [NumPorts-1:0][NumVcs-1:0] eligible, vc_pick;
-  logic [NumPorts-1:0][VcW-1:0]    vc_pick_idx;
-  logic [NumPorts-1:0]             in_wants, in_won;
-  logic [NumPorts-1:0][PortW-1:0]  in_port;
-
-  always_comb begin
-    for (int unsigned i = 0; i < NumPorts; i++) begin
-      for (int unsigned v = 0; v < NumVcs; v++) begin
-        eligible[i][v] = req_valid[i][v]
-                         && credit_ok[req_port[i][v]][req_vc[i][v]]
-                         && (!req_head[i][v] || !ovc_busy_q[req_port[i][v]][req_vc[i][v]]);
-      end
-    end
-  end
-
-  for (genvar i = 0; i < NumPorts; i++) begin : gen_vc_arb
-    canopy_rr_arbiter #(.NumReq(NumVcs)) u_arb (
-      .clk_i,
-      .rst_i,
-      .req_i       (eligible[i]),
-      .advance_i   (in_won[i]),
-      .grant_o     (vc_pick[i]),
-      .grant_idx_o (vc_pick_idx[i])
-    );
-    assign in_wants[i] = eligible[i] != '0;
-    assign in_port[i]  = req_port[i][vc_pick_idx[i]];
-  end
-
-  // Stage 2, per output: one of the inputs whose picked VC targets it, or the collective
-  // unit's lane for that output (which needs only a COLL_DOWN credit: it is the only
-  // sender on that VC).
-  logic [NumOut-1:0][NumReq-1:0]   out_req, out_grant;  // [output][input or lane]
-  logic [NumOut-1:0][ReqW-1:0]     out_grant_idx;
-  logic [NumOut-1:0]               out_busy_now;
-  logic [NumPorts-1:0]             lane_valid, lane_last, lane_grant;
+  // ---------------------------------------------------------------- stage 2: allocation
+  logic [NumPorts-1:0]                lane_valid, lane_last, lane_grant;
   logic [NumPorts-1:0][FlitWidth-1:0] lane_flit;
-  // The lanes indexed by output, the collective port's (none) included, as 0.
-  logic [NumOut-1:0]                  lane_last_out;
-  logic [NumOut-1:0][FlitWidth-1:0]   lane_flit_out;
-  assign lane_last_out = {1'b0, lane_last};
-  assign lane_flit_out = {{FlitWidth{1'b0}}, lane_flit};
-  logic                            up_valid, up_last;
-  logic [FlitWidth-1:0]            up_flit;
-  logic [PortW-1:0]                up_port;
-  logic [NumOut-1:0]               up_grant_o;
-
-  for (genvar o = 0; o < NumOut; o++) begin : gen_sw_arb
-    for (genvar i = 0; i < NumPorts; i++) begin : gen_req
-      assign out_req[o][i] = in_wants[i] && in_port[i] == PortW'(o);
-    end
-    if (o < NumPorts) begin : gen_lane_req
-      assign out_req[o][LaneReq] = lane_valid[o] && credit_ok[o][canopy_pkg::VcCollDown];
-      assign lane_grant[o]       = out_grant[o][LaneReq];
-    end else begin : gen_no_lane
-      assign out_req[o][LaneReq] = 1'b0;
-    end
-    // The up lane needs a COLL_UP credit: it is that VC's only sender on a link.
-    if (o < NumLinks) begin : gen_up_req
-      assign out_req[o][UpReq] = up_valid && up_port == PortW'(o) && credit_ok[o][canopy_pkg::VcCollUp];
-    end else begin : gen_no_up
-      assign out_req[o][UpReq] = 1'b0;
-    end
-    assign up_grant_o[o] = out_grant[o][UpReq];
-    canopy_rr_arbiter #(.NumReq(NumReq)) u_arb (
-      .clk_i,
-      .rst_i,
-      .req_i       (out_req[o]),
-      .advance_i   (out_busy_now[o]),
-      .grant_o     (out_grant[o]),
-      .grant_idx_o (out_grant_idx[o])
-    );
-    assign out_busy_now[o] = out_grant[o] != '0;
-  end
+  logic                               up_valid, up_last, up_grant;
+  logic [FlitWidth-1:0]               up_flit;
+  logic [PortW-1:0]                   up_port;
+  logic [NumOut-1:0]                  up_tgt;
+  logic [NumOut-1:0][NumReq-1:0]      grant;
+  logic [NumOut-1:0][ReqW-1:0]        grant_idx;
 
   always_comb begin
-    for (int unsigned i = 0; i < NumPorts; i++) begin
-      in_won[i] = 1'b0;
-      for (int unsigned o = 0; o < NumOut; o++) in_won[i] |= out_grant[o][i];
-      in_pop[i] = in_won[i] ? vc_pick[i] : '0;
-    end
+    up_tgt = '0;
+    for (int unsigned o = 0; o < NumLinks; o++) up_tgt[o] = up_port == PortW'(o);
   end
 
-  // ---------------------------------------------------------------- crossbar, outputs
-  logic [NumOut-1:0]                tx_valid_d, tx_last_d, out_valid_q, out_last_q;
-  logic [NumOut-1:0][FlitWidth-1:0] tx_flit_d, out_flit_q;
-  logic [NumOut-1:0][VcW-1:0]       tx_vc_d, out_vc_q;
-  logic [NumOut-1:0][PortW-1:0]     out_src_q;
+  canopy_switch_alloc #(.NumDims(NumDims), .NumVcs(NumVcs)) u_alloc (
+    .clk_i,
+    .rst_i,
+    .in_valid_i   (in_valid),
+    .in_tgt_i     (in_tgt),
+    .in_vc_i      (in_vc),
+    .in_head_i    (in_head),
+    .lane_valid_i (lane_valid),
+    .up_valid_i   (up_valid),
+    .up_tgt_i     (up_tgt),
+    .avail_i      (avail),
+    .busy_i       (busy),
+    .grant_o      (grant),
+    .grant_idx_o  (grant_idx),
+    .in_elig_o    (in_elig),
+    .in_won_o     (in_won),
+    .lane_grant_o (lane_grant),
+    .up_grant_o   (up_grant)
+  );
 
-  always_comb begin
-    credit_take = '0;
-    ovc_busy_d  = ovc_busy_q;
-    for (int unsigned o = 0; o < NumOut; o++) begin
-      logic [PortW-1:0] src;
-      logic [VcW-1:0]   sv;
-      logic             from_lane, from_up;
-      src = PortW'(out_grant_idx[o]);  // meaningful when an input won
-      sv  = vc_pick_idx[src];
-      from_lane = o < NumPorts && out_grant[o][LaneReq];
-      from_up   = out_grant[o][UpReq];
-      tx_valid_d[o] = out_busy_now[o];
-      tx_flit_d[o]  = from_lane ? lane_flit_out[o] : from_up ? up_flit : req_flit[src][sv];
-      tx_last_d[o]  = from_lane ? lane_last_out[o] : from_up ? up_last : req_last[src][sv];
-      tx_vc_d[o]    = from_lane ? VcW'(canopy_pkg::VcCollDown)
-                    : from_up   ? VcW'(canopy_pkg::VcCollUp) : req_vc[src][sv];
-      if (out_busy_now[o]) begin
-        credit_take[o][tx_vc_d[o]] = 1'b1;
-        // A head takes the output VC unless it is also the tail; a tail frees it. (The
-        // lanes' packets need no VC ownership: each is its VC's only sender there.)
-        if (!from_lane && !from_up) ovc_busy_d[o][tx_vc_d[o]] = !tx_last_d[o];
-      end
-    end
-  end
+  // The grants, what each requester offered ({vc, last, flit}), and per output the VC and
+  // framing of the flit it sends next cycle, all registered: the crossbar and the output
+  // state run from these.
+  logic [NumOut-1:0][NumReq-1:0]      grant_q;
+  logic [NumPorts-1:0][XbarW-1:0]     in_st_q;
+  logic [NumPorts-1:0][XbarW-1:0]     lane_st_q;
+  logic [XbarW-1:0]                   up_st_q;
+  logic [PortW-1:0]                   coll_src_q;  // the input the collective port's flit came from
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      out_valid_q <= '0;
-      ovc_busy_q  <= '0;
+      grant_q      <= '0;
+      sent_valid_q <= '0;
     end else begin
-      out_valid_q <= tx_valid_d;
-      ovc_busy_q  <= ovc_busy_d;
+      grant_q <= grant;
+      for (int unsigned o = 0; o < NumOut; o++) sent_valid_q[o] <= grant[o] != '0;
     end
   end
 
   always_ff @(posedge clk_i) begin
-    out_flit_q <= tx_flit_d;
-    out_last_q <= tx_last_d;
-    out_vc_q   <= tx_vc_d;
-    for (int unsigned o = 0; o < NumOut; o++) out_src_q[o] <= PortW'(out_grant_idx[o]);
+    for (int unsigned i = 0; i < NumPorts; i++) in_st_q[i] <= {in_vc[i], in_last[i], in_flit[i]};
+    for (int unsigned o = 0; o < NumPorts; o++) begin
+      lane_st_q[o] <= {VcW'(canopy_pkg::VcCollDown), lane_last[o], lane_flit[o]};
+    end
+    up_st_q <= {VcW'(canopy_pkg::VcCollUp), up_last, up_flit};
+    for (int unsigned o = 0; o < NumOut; o++) begin
+      logic [VcW-1:0] vc;
+      logic           last;
+      vc   = '0;
+      last = 1'b0;
+      for (int unsigned i = 0; i < NumPorts; i++) begin
+        vc   = vc | ({VcW{grant[o][i]}} & in_vc[i]);
+        last = last | (grant[o][i] & in_last[i]);
+      end
+      if (o < NumPorts) begin
+        vc   = vc | ({VcW{grant[o][LaneReq]}} & VcW'(canopy_pkg::VcCollDown));
+        last = last | (grant[o][LaneReq] & lane_last[o]);
+      end
+      vc   = vc | ({VcW{grant[o][UpReq]}} & VcW'(canopy_pkg::VcCollUp));
+      last = last | (grant[o][UpReq] & up_last);
+      sent_vc_q[o]   <= vc;
+      sent_last_q[o] <= last;
+    end
+    coll_src_q <= PortW'(grant_idx[CollPort]);
   end
 
-  assign tx_valid_o = out_valid_q[NumPorts-1:0];
-  assign tx_flit_o  = out_flit_q[NumPorts-1:0];
-  assign tx_last_o  = out_last_q[NumPorts-1:0];
-  assign tx_vc_o    = out_vc_q[NumPorts-1:0];
+  // ---------------------------------------------------------------- crossbar (stage 3)
+  // Each output's sources: the inputs' staged flits, its lane, the up lane.
+  logic [NumOut-1:0][NumReq-1:0][XbarW-1:0] xbar_src;
+  logic [NumOut-1:0][XbarW-1:0]             xbar_out;
+  always_comb begin
+    for (int unsigned o = 0; o < NumOut; o++) begin
+      for (int unsigned i = 0; i < NumPorts; i++) xbar_src[o][i] = in_st_q[i];
+      xbar_src[o][LaneReq] = '0;
+      if (o < NumPorts) xbar_src[o][LaneReq] = lane_st_q[o];
+      xbar_src[o][UpReq] = up_st_q;
+    end
+  end
+  for (genvar o = 0; o < NumOut; o++) begin : gen_xbar
+    canopy_crossbar #(.NumIn(NumReq), .Width(XbarW)) u_xbar (
+      .sel_i  (grant_q[o]),
+      .data_i (xbar_src[o]),
+      .data_o (xbar_out[o])
+    );
+  end
+
+  logic [NumOut-1:0][FlitWidth-1:0] out_flit;
+  logic [NumOut-1:0]                out_last;
+  logic [NumOut-1:0][VcW-1:0]       out_vc;
+  always_comb begin
+    for (int unsigned o = 0; o < NumOut; o++) {out_vc[o], out_last[o], out_flit[o]} = xbar_out[o];
+  end
+
+  assign tx_valid_o = sent_valid_q[NumPorts-1:0];
+  assign tx_flit_o  = out_flit[NumPorts-1:0];
+  assign tx_last_o  = out_last[NumPorts-1:0];
+  assign tx_vc_o    = out_vc[NumPorts-1:0];
 
   // ---------------------------------------------------------------- collective unit
   logic [1:0] err_dir, err_tree;
   logic       err_reduce;
-  wire logic unused_out_src = ^out_src_q[NumPorts-1:0];
 
   canopy_coll_unit #(
     .NumDims      (NumDims),
@@ -318,11 +343,11 @@ module canopy_router #(
     .clk_i,
     .rst_i,
     .my_coord_i,
-    .rx_valid_i          (out_valid_q[CollPort]),
-    .rx_flit_i           (out_flit_q[CollPort]),
-    .rx_last_i           (out_last_q[CollPort]),
-    .rx_vc_i             (out_vc_q[CollPort]),
-    .rx_port_i           (out_src_q[CollPort]),
+    .rx_valid_i          (sent_valid_q[CollPort]),
+    .rx_flit_i           (out_flit[CollPort]),
+    .rx_last_i           (out_last[CollPort]),
+    .rx_vc_i             (out_vc[CollPort]),
+    .rx_port_i           (coll_src_q),
     .rx_credit_o         (coll_rx_credit),
     .lane_valid_o        (lane_valid),
     .lane_flit_o         (lane_flit),
@@ -342,7 +367,7 @@ module canopy_router #(
     .up_flit_o           (up_flit),
     .up_last_o           (up_last),
     .up_port_o           (up_port),
-    .up_grant_i          (up_grant_o != '0),
+    .up_grant_i          (up_grant),
     .err_dir_o           (err_dir),
     .err_tree_o          (err_tree),
     .err_reduce_o        (err_reduce)
@@ -375,14 +400,15 @@ module canopy_router #(
     end
   end
 
-  for (genvar o = 0; o < NumOut; o++) begin : gen_out_assert
-    `CANOPY_ASSERT(a_one_input_per_output, $onehot0(out_grant[o]), "two inputs granted one output")
-    if (o < NumPorts) begin : gen_lane_vc
-      `CANOPY_ASSERT(a_coll_down_lane_only, !(out_busy_now[o] && !out_grant[o][LaneReq]
-                                              && tx_vc_d[o] == VcW'(canopy_pkg::VcCollDown)),
-                     "an input sent on COLL_DOWN, which only the collective lane may use")
-      `CANOPY_ASSERT(a_coll_up_lane_only, !(out_busy_now[o] && !out_grant[o][UpReq]
-                                            && tx_vc_d[o] == VcW'(canopy_pkg::VcCollUp) && o != NumPorts),
+  for (genvar o = 0; o < NumPorts; o++) begin : gen_out_assert
+    `CANOPY_ASSERT(a_coll_down_lane_only, !(sent_valid_q[o] && !grant_q[o][LaneReq]
+                                            && sent_vc_q[o] == VcW'(canopy_pkg::VcCollDown)),
+                   "an input sent on COLL_DOWN, which only the collective lane may use")
+    `CANOPY_ASSERT(a_sent_vc, !sent_valid_q[o] || sent_vc_q[o] == out_vc[o],
+                   "the output state and the crossbar disagree on the VC sent")
+    if (o < NumLinks) begin : gen_link
+      `CANOPY_ASSERT(a_coll_up_lane_only, !(sent_valid_q[o] && !grant_q[o][UpReq]
+                                            && sent_vc_q[o] == VcW'(canopy_pkg::VcCollUp)),
                      "an input sent on COLL_UP toward a link, which only the up lane may use")
     end
   end

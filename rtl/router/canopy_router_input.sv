@@ -1,45 +1,74 @@
-// canopy_router_input: one router input port: per-VC buffers, packet checks, route lookup.
+// canopy_router_input: one router input port: per-VC buffers, packet checks, routes, and
+// the first pipeline stage (each input picks one of its VCs and stages that flit).
 //
 // Interface contract
-//   - rx_*: flits arriving from the upstream link (or the host on the local port), at most
-//     one per cycle, under credit flow control: the sender holds one credit per free slot of
-//     each VC buffer, so a flit always finds room (asserted).
+//   - rx_*: flits arriving from the upstream link (or the host interface on the local port),
+//     at most one per cycle, under credit flow control: the sender holds one credit per free
+//     slot of each VC buffer, so a flit always finds room (asserted).
 //   - credit_o[v]: one credit returned for VC v, registered, the cycle after a flit of VC v
-//     leaves its buffer (forwarded or dropped). Several VCs may return a credit at once.
-//   - req_*[v]: the flit at the front of VC v's buffer, offered to the switch allocator
-//     with its output port and output VC. req_head_o marks a head flit, which needs a free
-//     output VC; body flits follow on the VC their head was granted.
-//   - grant_i[v]: the allocator took the offered flit of VC v this cycle.
+//     leaves its buffer (forwarded or dropped).
+//   - nbr_coord_i[p]: the neighbour's coordinates through link port p (for lookahead routes).
+//   - hint_head_ok_i[o][b] / hint_body_ok_i[o][b]: whether output o's VC looks able to take a
+//     head / a body flit (credits, ownership), from the output state's registers; b is bit 0
+//     of the output VC (each output takes input traffic on two VCs that differ there:
+//     P2P_LO/P2P_HI, or COLL_UP/COLL_DOWN at the collective port). Only a hint: stage 1
+//     prefers VCs whose flit looks sendable; stage 2 decides exactly.
+//   - req_*: the staged flit, this input's one request to stage 2: req_tgt_o is its output,
+//     one-hot over the NumPorts ports and the collective port; req_vc_o the output VC it
+//     must leave on; req_head_o / req_last_o its framing (all registered); req_flit_o its
+//     data, read from the buffer RAM at the staged VC's head (the staged flit is always its
+//     VC's head entry), a multiplexer on registered selects.
+//   - won_i: stage 2 granted the request this cycle (the flit leaves). elig_i: the request
+//     was sendable this cycle (credit, and for a head a free output VC), whether or not it
+//     won. Both come late in the cycle; here they only select next-state values.
 //   - err_*_o: one-cycle pulses, one per refused packet, naming the first reason found.
 //
-// Checking. The head flit's routing word is checked as it arrives (type, destination,
-// length field), and its route is computed then and stored beside it, which keeps route
-// computation off the allocation path. A packet with a bad header is dropped whole at the
-// front of the buffer and never offered to the allocator. The tail is checked against the
-// length field. With StoreAndForward set (the local, injection port: the edge where
-// untrusted host input enters the fabric) a packet is offered only once its fate is known,
-// so a packet whose tail disagrees with its length is dropped too and no byte of it
-// reaches the fabric. Link ports cut through (hop latency over buffering); a length error
-// there is counted but the packet has already left, which only a faulty neighbour can
-// cause, and which the link-level CRC the roadmap adds will catch.
+// Pipeline. A flit is written into its VC buffer as it arrives. In the same cycle stage 1
+// can already pick it (bypass: its VC holds nothing ahead of it), so a flit that meets no
+// contention spends one cycle here and one in stage 2. Stage 1 picks among the VCs round
+// robin, preferring flits whose output looks free, and stages that flit's control fields;
+// the buffer entry stays until stage 2 grants it. While a staged flit is in stage 2, stage
+// 1 already considers the flit behind it on the same VC (speculating that the staged one
+// wins), so one VC streams a flit per cycle. A staged flit that loses arbitration but is
+// still sendable stays staged (round robin serves it within a bounded number of grants);
+// one that is not sendable (no credit, output VC held) gives way to a flit of another VC,
+// so a blocked VC never holds up the others: the VCs stay independent, which the
+// deadlock-freedom argument (docs/router.md) needs.
+//
+// Routes. On a link input a head's route was computed one hop ahead by the upstream router
+// (lookahead: the la_port and la_hi fields of the header); collective VCs always go to the
+// collective port. The local (injection) port computes the route itself (canopy_route_dor),
+// in a register stage of its own before the buffer (injection costs one more cycle, hops
+// do not). Either way, as a head is written into its buffer the route it will take at the
+// next router is written into its header (canopy_route_lookahead). Body flits follow their
+// head's route.
+//
+// Checking. The head flit's routing word is checked as it is written (type, destination,
+// length field, lookahead port in range). A packet with a bad header is dropped whole at
+// the front of its buffer and never granted. Every input cuts through, so a tail that
+// disagrees with the length field is counted but the packet has already left: on a link
+// only a faulty neighbour can cause that (the link layer's CRC will catch it); on the local
+// port the host interface has already refused any packet whose flit count disagrees with
+// its length (canopy_inj_ring), so none arrives.
 `default_nettype none
 `include "canopy_assert.svh"
 
 module canopy_router_input #(
-  parameter int unsigned NumDims         = 0,  /// torus dimensions, 1..4; must be set
-  parameter int unsigned NumVcs          = 0,  /// VCs per link; must be set
-  parameter int unsigned FlitWidth       = 0,  /// bits per flit; must be set
-  parameter int unsigned BufDepth        = 0,  /// flits per VC buffer, power of two; must be set
-  parameter int unsigned PortIndex       = 0,  /// this port's number (see canopy_route_dor)
-  parameter bit          StoreAndForward = 1'b0, /// hold each packet until its tail is checked
+  parameter int unsigned NumDims   = 0,  /// torus dimensions, 1..4; must be set
+  parameter int unsigned NumVcs    = 0,  /// VCs per link; must be set
+  parameter int unsigned FlitWidth = 0,  /// bits per flit; must be set
+  parameter int unsigned BufDepth  = 0,  /// flits per VC buffer, power of two; must be set
+  parameter int unsigned PortIndex = 0,  /// this port's number (see canopy_route_dor)
   localparam int unsigned NumPorts = 2 * NumDims + 1,
-  localparam int unsigned PortW = $clog2(NumPorts + 1),  // outputs: the ports and the collective port
+  localparam int unsigned NumLinks = 2 * NumDims,
+  localparam int unsigned NumOut = NumPorts + 1,  // outputs: the ports and the collective port
   localparam int unsigned VcW = $clog2(NumVcs)
 ) (
   input  wire logic                                                    clk_i,
   input  wire logic                                                    rst_i,
   input  wire canopy_pkg::coords_t                                     my_coord_i,
   input  wire logic [canopy_pkg::MaxDims-1:0][canopy_pkg::CoordBits:0] torus_size_i,
+  input  wire canopy_pkg::coords_t [NumLinks-1:0]                      nbr_coord_i,
 
   input  wire logic                             rx_valid_i,
   input  wire logic [FlitWidth-1:0]             rx_flit_i,
@@ -47,13 +76,17 @@ module canopy_router_input #(
   input  wire logic [VcW-1:0]                   rx_vc_i,
   output logic      [NumVcs-1:0]                credit_o,
 
-  output logic      [NumVcs-1:0]                req_valid_o,
-  output logic      [NumVcs-1:0]                req_head_o,
-  output logic      [NumVcs-1:0][PortW-1:0]     req_port_o,
-  output logic      [NumVcs-1:0][VcW-1:0]       req_vc_o,
-  output logic      [NumVcs-1:0][FlitWidth-1:0] req_flit_o,
-  output logic      [NumVcs-1:0]                req_last_o,
-  input  wire logic [NumVcs-1:0]                grant_i,
+  input  wire logic [NumOut-1:0][1:0]           hint_head_ok_i,
+  input  wire logic [NumOut-1:0][1:0]           hint_body_ok_i,
+
+  output logic                                  req_valid_o,
+  output logic      [NumOut-1:0]                req_tgt_o,
+  output logic      [VcW-1:0]                   req_vc_o,
+  output logic                                  req_head_o,
+  output logic                                  req_last_o,
+  output logic      [FlitWidth-1:0]             req_flit_o,
+  input  wire logic                             won_i,
+  input  wire logic                             elig_i,
 
   output logic                                  err_bad_type_o,
   output logic                                  err_bad_dst_o,
@@ -64,31 +97,137 @@ module canopy_router_input #(
   localparam int unsigned MaxFlits  = HdrFlits + canopy_pkg::MaxPayloadBytes / FlitBytes;
   localparam int unsigned FlitsW    = $clog2(MaxFlits + 1);
   localparam int unsigned CountW    = FlitsW + 1;  // saturates above any legal packet
+  localparam int unsigned PortW     = $clog2(NumOut);
+  localparam int unsigned CollPort  = 2 * NumDims + 1;
+  localparam int unsigned BufCntW   = $clog2(BufDepth) + 1;
+  localparam bit          IsLink    = PortIndex < NumLinks;
 
   `CANOPY_STATIC_ASSERT(gen_vcs_check, NumVcs >= canopy_pkg::MinVcs && (NumVcs & (NumVcs - 1)) == 0,
                         "NumVcs must be a power of two >= canopy_pkg::MinVcs")
-  `CANOPY_STATIC_ASSERT(gen_saf_depth_check, !StoreAndForward || BufDepth >= MaxFlits,
-                        "a store-and-forward buffer must hold the longest packet")
+  `CANOPY_STATIC_ASSERT(gen_la_width_check, NumOut <= (1 << canopy_pkg::HdrLaPortBits),
+                        "the lookahead port field must name every output")
 
-  // One buffer entry: the flit, its framing, and for a head its check verdict and route.
+  // The control fields kept per buffer entry (canopy_vc_fifo keeps the first two in
+  // registers): {bad, head, last, output VC, output one-hot}. Arrays of them are flat bit
+  // vectors with these field positions (Yosys does not drive struct members of array
+  // elements).
+  localparam int unsigned CtlTgt  = 0;
+  localparam int unsigned CtlOvc  = NumOut;
+  localparam int unsigned CtlLast = NumOut + VcW;
+  localparam int unsigned CtlHead = CtlLast + 1;
+  localparam int unsigned CtlBad  = CtlLast + 2;
+  localparam int unsigned CtlW    = CtlLast + 3;
   typedef struct packed {
-    logic                 head;
-    logic                 last;
-    logic                 bad;
-    logic [PortW-1:0]     port;
-    logic [VcW-1:0]       vc;
-    logic [FlitWidth-1:0] flit;
-  } entry_t;
+    logic              bad;
+    logic              head;
+    logic              last;
+    logic [VcW-1:0]    ovc;
+    logic [NumOut-1:0] tgt;
+  } ctl_t;
 
-  // ---------------------------------------------------------------- write side
+  // ---------------------------------------------------------------- arrival: the route
+  // What is written into the buffers: on a link the arriving flit itself, with the route
+  // its header carries; on the local port the arriving flit one cycle later, with the route
+  // computed here.
+  logic                 a_valid, a_last;
+  logic [FlitWidth-1:0] a_flit;
+  logic [VcW-1:0]       a_vc;
+  logic [PortW-1:0]     a_port;       // a head's output port here
+  logic [VcW-1:0]       a_ovc;        // and the VC it leaves on
+  logic                 a_port_bad;   // a lookahead port that names no output
+
+  /* verilator lint_off UNUSEDSIGNAL */  // the routing fields only
+  canopy_pkg::hdr_t rx_hdr, a_hdr;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign rx_hdr = canopy_pkg::hdr_t'({{canopy_pkg::WordBits{1'b0}}, rx_flit_i[canopy_pkg::WordBits-1:0]});
+  wire logic rx_coll_vc = rx_vc_i == VcW'(canopy_pkg::VcCollUp) || rx_vc_i == VcW'(canopy_pkg::VcCollDown);
+
+  if (IsLink) begin : gen_link_route
+    always_comb begin
+      a_valid    = rx_valid_i;
+      a_flit     = rx_flit_i;
+      a_last     = rx_last_i;
+      a_vc       = rx_vc_i;
+      a_port     = PortW'(rx_hdr.la_port);
+      a_port_bad = !rx_coll_vc && {1'b0, rx_hdr.la_port} >= (canopy_pkg::HdrLaPortBits + 1)'(NumOut);
+      a_ovc      = rx_hdr.la_hi ? VcW'(canopy_pkg::VcP2pHi) : VcW'(canopy_pkg::VcP2pLo);
+      if (rx_coll_vc) begin
+        a_port = PortW'(CollPort);
+        a_ovc  = rx_vc_i;
+      end else if (rx_hdr.la_port == canopy_pkg::HdrLaPortBits'(CollPort)) begin
+        a_ovc  = VcW'(canopy_pkg::VcCollUp);  // a broadcast request at its root
+      end
+    end
+    wire logic unused_coords = ^{my_coord_i};
+  end else begin : gen_local_route
+    localparam int unsigned DorPortW = $clog2(NumPorts);
+    logic [DorPortW-1:0] dor_port;
+    logic [VcW-1:0]      dor_vc;
+    logic [PortW-1:0]    port_d;
+    logic [VcW-1:0]      ovc_d;
+    canopy_route_dor #(.NumDims(NumDims), .NumVcs(NumVcs)) u_route (
+      .my_coord_i,
+      .torus_size_i,
+      .dst_i      (rx_hdr.dst),
+      .in_port_i  (DorPortW'(PortIndex)),
+      .in_vc_i    (rx_vc_i),
+      .out_port_o (dor_port),
+      .out_vc_o   (dor_vc)
+    );
+    always_comb begin
+      port_d = PortW'(dor_port);
+      ovc_d  = dor_vc;
+      if (rx_coll_vc) begin
+        port_d = PortW'(CollPort);
+        ovc_d  = rx_vc_i;
+      end else if (rx_hdr.ptype == canopy_pkg::PKT_BCAST_REQ && dor_port == DorPortW'(PortIndex)) begin
+        port_d = PortW'(CollPort);
+        ovc_d  = VcW'(canopy_pkg::VcCollUp);
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      if (rst_i) a_valid <= 1'b0;
+      else       a_valid <= rx_valid_i;
+    end
+    always_ff @(posedge clk_i) begin
+      a_flit <= rx_flit_i;
+      a_last <= rx_last_i;
+      a_vc   <= rx_vc_i;
+      a_port <= port_d;
+      a_ovc  <= ovc_d;
+    end
+    assign a_port_bad = 1'b0;
+    wire logic unused_la = ^{rx_hdr.la_port, rx_hdr.la_hi};
+  end
+  assign a_hdr = canopy_pkg::hdr_t'({{canopy_pkg::WordBits{1'b0}}, a_flit[canopy_pkg::WordBits-1:0]});
+
+  logic [NumOut-1:0] a_tgt;
+  always_comb begin
+    a_tgt = '0;
+    for (int unsigned o = 0; o < NumOut; o++) a_tgt[o] = a_port == PortW'(o);
+  end
+
+  // The route at the next router, written into the head as it is buffered.
+  logic [canopy_pkg::HdrLaPortBits-1:0] next_la_port;
+  logic                                 next_la_hi;
+  canopy_route_lookahead #(.NumDims(NumDims), .NumVcs(NumVcs)) u_lookahead (
+    .nbr_coord_i,
+    .torus_size_i,
+    .dst_i     (a_hdr.dst),
+    .ptype_i   (a_hdr.ptype),
+    .port_i    (a_port),
+    .vc_i      (a_ovc),
+    .la_port_o (next_la_port),
+    .la_hi_o   (next_la_hi)
+  );
+
+  // ---------------------------------------------------------------- arrival: checks, framing
   logic              hdr_bad_type, hdr_bad_dst, hdr_bad_len;
   logic [FlitsW-1:0] hdr_flits;
-  logic [PortW-1:0]  route_port, dor_port;
-  logic [VcW-1:0]    route_vc, dor_vc;
 
   canopy_hdr_check #(.NumDims(NumDims), .FlitWidth(FlitWidth), .NumVcs(NumVcs)) u_hdr_check (
-    .word0_i      (rx_flit_i[canopy_pkg::WordBits-1:0]),
-    .vc_i         (rx_vc_i),
+    .word0_i      (a_flit[canopy_pkg::WordBits-1:0]),
+    .vc_i         (a_vc),
     .torus_size_i,
     .bad_type_o   (hdr_bad_type),
     .bad_dst_o    (hdr_bad_dst),
@@ -96,214 +235,263 @@ module canopy_router_input #(
     .flits_o      (hdr_flits)
   );
 
-  /* verilator lint_off UNUSEDSIGNAL */  // only the destination and type matter for the route
-  canopy_pkg::hdr_t rx_hdr;
-  /* verilator lint_on UNUSEDSIGNAL */
-  assign rx_hdr = canopy_pkg::hdr_t'({{canopy_pkg::WordBits{1'b0}}, rx_flit_i[canopy_pkg::WordBits-1:0]});
-
-  canopy_route_dor #(.NumDims(NumDims), .NumVcs(NumVcs)) u_route (
-    .my_coord_i,
-    .torus_size_i,
-    .dst_i      (rx_hdr.dst),
-    .in_port_i  (PortW'(PortIndex)),
-    .in_vc_i    (rx_vc_i),
-    .out_port_o (dor_port),
-    .out_vc_o   (dor_vc)
-  );
-
-  // The collective port (CollPort, one past the local port) takes broadcasts coming down
-  // a tree, reduce contributions going up, and broadcast requests that have reached their
-  // root.
-  localparam logic [PortW-1:0] LocalPort = PortW'(2 * NumDims);
-  localparam logic [PortW-1:0] CollPort  = PortW'(2 * NumDims + 1);
-  always_comb begin
-    route_port = dor_port;
-    route_vc   = dor_vc;
-    if (rx_vc_i == VcW'(canopy_pkg::VcCollDown) || rx_vc_i == VcW'(canopy_pkg::VcCollUp)) begin
-      route_port = CollPort;
-      route_vc   = rx_vc_i;
-    end else if (rx_hdr.ptype == canopy_pkg::PKT_BCAST_REQ && dor_port == LocalPort) begin
-      route_port = CollPort;
-      route_vc   = VcW'(canopy_pkg::VcCollUp);
-    end
-  end
-
-  // Per-VC framing state of the packet being received.
+  // Per-VC state of the packet being received.
   logic [NumVcs-1:0]              in_pkt_q;     // between head and tail
   logic [NumVcs-1:0][CountW-1:0]  count_q;      // flits received so far, saturating
   logic [NumVcs-1:0][FlitsW-1:0]  expect_q;     // flits the header promised
   logic [NumVcs-1:0]              bad_q;        // header refused
-  logic [NumVcs-1:0]              decided_q;    // verdict already given (store-and-forward)
+  logic [NumVcs-1:0]              decided_q;    // length verdict already given
+  logic [NumVcs-1:0][NumOut-1:0]  cur_tgt_q;    // the packet's route, for its body flits
+  logic [NumVcs-1:0][VcW-1:0]     cur_ovc_q;
 
-  logic [NumVcs-1:0] buf_push, buf_ready, status_push, status_bad;
-  entry_t            rx_entry;
-
-  // The packet on the arriving VC, seen with this flit included.
   logic              cur_head, cur_bad, cur_decided;
   logic [CountW-1:0] cur_count;
   logic [FlitsW-1:0] cur_expect;
   logic              too_long, len_mismatch;
+  ctl_t              a_ctl;
+  logic [FlitWidth-1:0] a_data;   // the flit as written: a P2P head with its next route
 
-  // The arriving VC's framing state, selected by comparison rather than by indexing: an
-  // index into an array of 6- or 7-bit elements becomes a multiplier in synthesis.
-  logic              sel_bad;
+  // The arriving VC's state, selected by comparison rather than by indexing: an index into
+  // an array of 6- or 7-bit elements becomes a multiplier in synthesis.
+  logic              sel_bad, sel_in_pkt, sel_decided;
   logic [CountW-1:0] sel_count;
   logic [FlitsW-1:0] sel_expect;
+  logic [NumOut-1:0] sel_tgt;
+  logic [VcW-1:0]    sel_ovc;
   always_comb begin
-    sel_bad    = 1'b0;
-    sel_count  = '0;
-    sel_expect = '0;
+    sel_bad     = 1'b0;
+    sel_in_pkt  = 1'b0;
+    sel_decided = 1'b0;
+    sel_count   = '0;
+    sel_expect  = '0;
+    sel_tgt     = '0;
+    sel_ovc     = '0;
     for (int unsigned v = 0; v < NumVcs; v++) begin
-      if (rx_vc_i == VcW'(v)) begin
-        sel_bad    = bad_q[v];
-        sel_count  = count_q[v];
-        sel_expect = expect_q[v];
+      if (a_vc == VcW'(v)) begin
+        sel_bad     = bad_q[v];
+        sel_in_pkt  = in_pkt_q[v];
+        sel_decided = decided_q[v];
+        sel_count   = count_q[v];
+        sel_expect  = expect_q[v];
+        sel_tgt     = cur_tgt_q[v];
+        sel_ovc     = cur_ovc_q[v];
       end
     end
   end
 
+  /* verilator lint_off UNUSEDSIGNAL */  // word 0 only
+  canopy_pkg::hdr_t a_hdr_la;   // the arriving header with the next route written in
+  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
-    cur_head    = !in_pkt_q[rx_vc_i];
-    cur_bad     = cur_head ? (hdr_bad_type || hdr_bad_dst || hdr_bad_len) : sel_bad;
+    logic p2p_vc;
+    cur_head    = !sel_in_pkt;
+    cur_bad     = cur_head ? (hdr_bad_type || hdr_bad_dst || hdr_bad_len || a_port_bad) : sel_bad;
     cur_expect  = cur_head ? hdr_flits : sel_expect;
     cur_count   = cur_head ? CountW'(1) : (&sel_count) ? sel_count : sel_count + 1'b1;
-    cur_decided = !cur_head && decided_q[rx_vc_i];
+    cur_decided = !cur_head && sel_decided;
     too_long     = !cur_bad && cur_count > {1'b0, cur_expect};
-    len_mismatch = !cur_bad && (too_long || (rx_last_i && cur_count != {1'b0, cur_expect}));
+    len_mismatch = !cur_bad && (too_long || (a_last && cur_count != {1'b0, cur_expect}));
 
-    rx_entry.head = cur_head;
-    rx_entry.last = rx_last_i;
-    rx_entry.bad  = cur_head && cur_bad;
-    rx_entry.port = route_port;
-    rx_entry.vc   = route_vc;
-    rx_entry.flit = rx_flit_i;
-    buf_push = '0;
-    buf_push[rx_vc_i] = rx_valid_i;
+    a_ctl.bad  = cur_bad;
+    a_ctl.head = cur_head;
+    a_ctl.last = a_last;
+    a_ctl.ovc  = cur_head ? a_ovc : sel_ovc;
+    a_ctl.tgt  = cur_head ? a_tgt : sel_tgt;
 
-    // A verdict is given once per packet, as soon as it is known: at a bad head, when the
-    // packet outgrows its length, or at the tail.
-    status_push = '0;
-    status_bad  = '0;
-    if (rx_valid_i && !cur_decided && (cur_bad || len_mismatch || rx_last_i)) begin
-      status_push[rx_vc_i] = 1'b1;
-      status_bad[rx_vc_i]  = cur_bad || len_mismatch;
-    end
+    p2p_vc = a_vc == VcW'(canopy_pkg::VcP2pLo) || a_vc == VcW'(canopy_pkg::VcP2pHi);
+    a_hdr_la = a_hdr;
+    a_hdr_la.la_port = next_la_port;
+    a_hdr_la.la_hi   = next_la_hi;
+    a_data = a_flit;
+    if (cur_head && p2p_vc) a_data[canopy_pkg::WordBits-1:0] = a_hdr_la[canopy_pkg::WordBits-1:0];
 
-    err_bad_type_o = rx_valid_i && cur_head && hdr_bad_type;
-    err_bad_dst_o  = rx_valid_i && cur_head && !hdr_bad_type && hdr_bad_dst;
-    err_bad_len_o  = rx_valid_i && ((cur_head && !hdr_bad_type && !hdr_bad_dst && hdr_bad_len)
-                                    || (!cur_decided && len_mismatch));
+    err_bad_type_o = a_valid && cur_head && hdr_bad_type;
+    err_bad_dst_o  = a_valid && cur_head && !hdr_bad_type && (hdr_bad_dst || a_port_bad);
+    err_bad_len_o  = a_valid && ((cur_head && !hdr_bad_type && !hdr_bad_dst && !a_port_bad && hdr_bad_len)
+                                 || (!cur_decided && len_mismatch));
   end
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       in_pkt_q  <= '0;
       decided_q <= '0;
-    end else if (rx_valid_i) begin
-      in_pkt_q[rx_vc_i]  <= !rx_last_i;
-      decided_q[rx_vc_i] <= !rx_last_i && (cur_decided || status_push[rx_vc_i]);
+    end else if (a_valid) begin
+      in_pkt_q[a_vc]  <= !a_last;
+      decided_q[a_vc] <= !a_last && (cur_decided || len_mismatch);
     end
   end
 
   always_ff @(posedge clk_i) begin
     for (int unsigned v = 0; v < NumVcs; v++) begin
-      if (rx_valid_i && rx_vc_i == VcW'(v)) begin
-        count_q[v]  <= cur_count;
-        expect_q[v] <= cur_expect;
-        bad_q[v]    <= cur_bad;
+      if (a_valid && a_vc == VcW'(v)) begin
+        count_q[v]   <= cur_count;
+        expect_q[v]  <= cur_expect;
+        bad_q[v]     <= cur_bad;
+        cur_tgt_q[v] <= a_ctl.tgt;
+        cur_ovc_q[v] <= a_ctl.ovc;
       end
     end
   end
 
-  // ---------------------------------------------------------------- buffers, read side
-  logic [NumVcs-1:0] pop, active_q, drain_q;
+  // ---------------------------------------------------------------- VC buffers
+  logic [NumVcs-1:0]                 push, pop;
+  logic [NumVcs-1:0][BufCntW-1:0]    buf_count;
+  logic [NumVcs-1:0][CtlW-1:0]       buf_head, buf_next;
+  logic [NumVcs-1:0][FlitWidth-1:0]  buf_data;
 
-  for (genvar v = 0; v < NumVcs; v++) begin : gen_vc
-    entry_t front;
-    logic   front_valid;
-    logic   verdict_known, verdict_bad, at_head, drop_head;
-
-    canopy_fifo #(.Width($bits(rx_entry)), .Depth(BufDepth)) u_buf (
+  for (genvar v = 0; v < NumVcs; v++) begin : gen_buf
+    assign push[v] = a_valid && a_vc == VcW'(v);
+    canopy_vc_fifo #(.Width(FlitWidth), .CtlW(CtlW), .Depth(BufDepth)) u_fifo (
       .clk_i,
       .rst_i,
-      .in_valid_i  (buf_push[v]),
-      .in_ready_o  (buf_ready[v]),
-      .in_data_i   (rx_entry),
-      .out_valid_o (front_valid),
-      .out_ready_i (pop[v]),
-      .out_data_o  (front),
-      .count_o     (unused_count)
+      .push_i      (push[v]),
+      .push_data_i (a_data),
+      .push_ctl_i  (CtlW'(a_ctl)),
+      .pop_i       (pop[v]),
+      .count_o     (buf_count[v]),
+      .head_ctl_o  (buf_head[v]),
+      .next_ctl_o  (buf_next[v]),
+      .head_data_o (buf_data[v])
     );
-    wire logic [$clog2(BufDepth):0] unused_count;
+  end
 
-    if (StoreAndForward) begin : gen_saf
-      // Verdicts in packet order; the front packet may leave once its verdict is in.
-      logic status_valid, status_front_bad, status_pop;
-      wire logic unused_ready;
-      wire logic [$clog2(BufDepth):0] unused_status_count;
-      wire logic unused_entry_bad = front.bad;  // the verdict covers the header too
-      canopy_fifo #(.Width(1), .Depth(BufDepth)) u_status (
-        .clk_i,
-        .rst_i,
-        .in_valid_i  (status_push[v]),
-        .in_ready_o  (unused_ready),
-        .in_data_i   (status_bad[v]),
-        .out_valid_o (status_valid),
-        .out_ready_i (status_pop),
-        .out_data_o  (status_front_bad),
-        .count_o     (unused_status_count)
-      );
-      assign status_pop    = at_head && status_valid && (drop_head || grant_i[v]);
-      assign verdict_known = status_valid;
-      assign verdict_bad   = status_front_bad;
-    end else begin : gen_cut_through
-      wire logic unused_status = ^{status_push[v], status_bad[v]};  // verdicts not kept
-      assign verdict_known    = 1'b1;
-      assign verdict_bad      = front.bad;
+  // ---------------------------------------------------------------- the staged flit
+  logic                 staged_valid_q, staged_bad_q, staged_head_q, staged_last_q, s_blocked_q;
+  logic [VcW-1:0]       staged_vc_q, staged_ovc_q;
+  logic [NumOut-1:0]    staged_tgt_q;
+  wire logic s_active = staged_valid_q && !staged_bad_q;
+
+  assign req_valid_o = s_active;
+  assign req_tgt_o   = staged_tgt_q;
+  assign req_vc_o    = staged_ovc_q;
+  assign req_head_o  = staged_head_q;
+  assign req_last_o  = staged_last_q;
+  always_comb begin
+    req_flit_o = '0;
+    for (int unsigned v = 0; v < NumVcs; v++) begin
+      if (staged_vc_q == VcW'(v)) req_flit_o = buf_data[v];
     end
+  end
 
-    assign at_head    = front_valid && !active_q[v] && !drain_q[v];
-    assign drop_head  = at_head && verdict_known && verdict_bad;
+  // ---------------------------------------------------------------- drops at the front
+  // A packet with a bad header leaves from the front of its buffer, a flit per cycle as it
+  // arrives, never staged.
+  logic [NumVcs-1:0] drain_q, drain_pop;
+  always_comb begin
+    for (int unsigned v = 0; v < NumVcs; v++) begin
+      drain_pop[v] = buf_count[v] != '0 && (drain_q[v] || (buf_head[v][CtlHead] && buf_head[v][CtlBad]));
+    end
+  end
 
-    assign req_valid_o[v] = front_valid && !drain_q[v] && (active_q[v] || (verdict_known && !verdict_bad));
-    assign req_head_o[v]  = !active_q[v];
-    assign req_flit_o[v]  = front.flit;
-    assign req_last_o[v]  = front.last;
-    assign pop[v]         = drop_head || (drain_q[v] && front_valid) || grant_i[v];
-
-    always_ff @(posedge clk_i) begin
-      if (rst_i) begin
-        active_q[v] <= 1'b0;
-        drain_q[v]  <= 1'b0;
-      end else if (pop[v]) begin
-        active_q[v] <= grant_i[v] && !front.last;
-        drain_q[v]  <= (drop_head || drain_q[v]) && !front.last;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      drain_q <= '0;
+    end else begin
+      for (int unsigned v = 0; v < NumVcs; v++) begin
+        if (drain_pop[v]) drain_q[v] <= !buf_head[v][CtlLast];
       end
     end
+  end
 
-    // The route is decided at the head and held for the rest of the packet.
-    logic [PortW-1:0] held_port_q;
-    logic [VcW-1:0]   held_vc_q;
-    always_ff @(posedge clk_i) begin
-      if (grant_i[v] && !active_q[v]) begin
-        held_port_q <= front.port;
-        held_vc_q   <= front.vc;
+  // ---------------------------------------------------------------- stage 1: pick a VC
+  // Each VC's candidate: the entry after the staged flit if the staged flit is from this
+  // VC (assuming it wins), else the VC's head; on a link, the arriving flit if that entry
+  // is the one arriving. An arriving head's header checks are too slow to wait for here: a
+  // bad one may be staged, marked bad, and is never granted.
+  logic [NumVcs-1:0]           cand_valid, cand_ok, pick;
+  logic [NumVcs-1:0][CtlW-1:0] cand;
+  logic [VcW-1:0]              pick_idx;
+  wire logic a_body_bad = !cur_head && sel_bad;
+
+  always_comb begin
+    for (int unsigned v = 0; v < NumVcs; v++) begin
+      logic spec, from_buf, from_rx, bad, hint;
+      spec     = s_active && staged_vc_q == VcW'(v);
+      from_buf = buf_count[v] > BufCntW'(spec);
+      from_rx  = IsLink && !from_buf && buf_count[v] == BufCntW'(spec) && a_valid && a_vc == VcW'(v);
+      cand[v]  = from_buf ? (spec ? buf_next[v] : buf_head[v]) : CtlW'(a_ctl);
+      bad      = from_buf ? cand[v][CtlBad] : a_body_bad;
+      cand_valid[v] = (from_buf || from_rx) && !bad && !drain_q[v]
+                      && !(s_blocked_q && staged_vc_q == VcW'(v));
+      // Does the output it targets look ready for it?
+      hint = 1'b0;
+      for (int unsigned o = 0; o < NumOut; o++) begin
+        hint = hint || (cand[v][CtlTgt + o]
+                        && (cand[v][CtlHead] ? hint_head_ok_i[o][cand[v][CtlOvc]]
+                                             : hint_body_ok_i[o][cand[v][CtlOvc]]));
       end
+      cand_ok[v] = cand_valid[v] && hint;
     end
-    assign req_port_o[v] = active_q[v] ? held_port_q : front.port;
-    assign req_vc_o[v]   = active_q[v] ? held_vc_q : front.vc;
+  end
 
-    `CANOPY_ASSERT(a_credit_overflow, !(buf_push[v] && !buf_ready[v]),
-                   "flit arrived without a credit: VC buffer full")
-    `CANOPY_ASSERT(a_grant_offered, !grant_i[v] || req_valid_o[v], "grant for a flit not offered")
-    `CANOPY_ASSERT(a_framing, !(front_valid && !drain_q[v]) || (front.head == !active_q[v]),
-                   "buffer front out of packet framing")
+  logic load;
+  canopy_rr_arbiter #(.NumReq(NumVcs)) u_pick (
+    .clk_i,
+    .rst_i,
+    .req_i       (cand_ok),
+    .advance_i   (load && cand_ok != '0),
+    .grant_o     (pick),
+    .grant_idx_o (pick_idx)
+  );
+
+  // The picked candidate's control fields: a one-hot AND-OR over the VCs.
+  logic [CtlW-1:0] p_bits;
+  ctl_t            p_ctl;
+  wire logic       p_valid = cand_ok != '0;
+  always_comb begin
+    p_bits = '0;
+    for (int unsigned v = 0; v < NumVcs; v++) p_bits = p_bits | ({CtlW{pick[v]}} & cand[v]);
+    p_ctl = ctl_t'(p_bits);
+  end
+
+  // The staged flit makes way when it leaves, when there is none, or when it cannot be
+  // sent and another VC has a flit (a flit of its own VC would be the speculative one
+  // behind it, which must not overtake it).
+  assign load = !s_active || won_i || (!elig_i && p_valid && pick_idx != staged_vc_q);
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      staged_valid_q <= 1'b0;
+      s_blocked_q    <= 1'b0;
+    end else begin
+      if (load) staged_valid_q <= p_valid;
+      s_blocked_q <= !load && !elig_i;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (load) begin
+      staged_bad_q  <= p_ctl.bad;
+      staged_vc_q   <= pick_idx;
+      staged_ovc_q  <= p_ctl.ovc;
+      staged_tgt_q  <= p_ctl.tgt;
+      staged_head_q <= p_ctl.head;
+      staged_last_q <= p_ctl.last;
+    end
+  end
+
+  // ---------------------------------------------------------------- leaving the buffers
+  always_comb begin
+    for (int unsigned v = 0; v < NumVcs; v++) begin
+      pop[v] = drain_pop[v] || (won_i && s_active && staged_vc_q == VcW'(v));
+    end
   end
 
   always_ff @(posedge clk_i) begin
     if (rst_i) credit_o <= '0;
     else       credit_o <= pop;
   end
+
+  for (genvar v = 0; v < NumVcs; v++) begin : gen_checks
+    `CANOPY_ASSERT(a_drain_not_staged, !(drain_pop[v] && s_active && staged_vc_q == VcW'(v)),
+                   "a dropped packet's flit was staged")
+    `CANOPY_ASSERT(a_staged_in_buffer, !(s_active && staged_vc_q == VcW'(v)) || buf_count[v] != '0,
+                   "staged flit with an empty buffer")
+  end
+  `CANOPY_ASSERT(a_won_requested, !won_i || s_active, "won without a request")
+  `CANOPY_ASSERT(a_won_eligible, !won_i || elig_i, "won while not eligible")
+  `CANOPY_ASSERT(a_staged_head, !s_active || staged_head_q == buf_head[staged_vc_q][CtlHead],
+                 "staged flit out of packet framing")
 endmodule
 
 `default_nettype wire

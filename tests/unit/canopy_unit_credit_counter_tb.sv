@@ -23,8 +23,10 @@ module canopy_unit_credit_counter_tb #(
       .rst_i,
       .consume_i   (consume_i[k]),
       .return_i    (return_i[k]),
-      .available_o (available_o[k])
+      .available_o (available_o[k]),
+      .spare_o     (unused_spare)
     );
+    wire logic unused_spare;
   end
 endmodule
 

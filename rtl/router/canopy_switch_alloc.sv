@@ -1,0 +1,128 @@
+// canopy_switch_alloc: the router's second pipeline stage: which staged flit each output
+// takes this cycle.
+//
+// Interface contract (combinational, plus the arbiters' priority registers)
+//   - Requesters of output o: every input port's staged flit (in_*[i], its output one-hot in
+//     in_tgt_i[i]), the collective unit's send lane of output o (lane_valid_i[o], VC
+//     COLL_DOWN) and, on link outputs, its up lane (up_valid_i, output up_tgt_i, VC COLL_UP).
+//     Requester index: input i = i, the lane = NumPorts, the up lane = NumPorts+1.
+//   - avail_i[o][c]: output o's VC c has a credit for a flit granted now; busy_i[o][c]: a
+//     packet owns it (canopy_output_vc_state).
+//   - A request is eligible when its output VC has a credit and, for an input's head flit,
+//     no packet owns that VC. (A body flit can only be at the front of its VC after its head
+//     took the output VC, and the collective lanes are the only senders on their VCs there,
+//     so neither needs the ownership check.)
+//   - grant_o[o]: one-hot over the requesters (or zero), round robin among the eligible
+//     ones; priority moves past the winner whenever the output sends.
+//   - in_elig_o[i] / in_won_o[i]: input i's request was eligible / granted. lane_grant_o[o],
+//     up_grant_o: the lanes were granted.
+// Invariants (asserted; the formal proof in formal/ covers them): at most one grant per
+// output, at most one output per requester, no grant without a credit, no head granted onto
+// an owned VC. A link input never targets its own port (dimension-order routes never turn
+// back), so that pair is left out of the arbiter.
+`default_nettype none
+`include "canopy_assert.svh"
+
+module canopy_switch_alloc #(
+  parameter int unsigned NumDims = 0,  /// torus dimensions, 1..4; must be set
+  parameter int unsigned NumVcs  = 4,  /// VCs per link
+  localparam int unsigned NumPorts = 2 * NumDims + 1,
+  localparam int unsigned NumOut = NumPorts + 1,
+  localparam int unsigned NumReq = NumPorts + 2,
+  localparam int unsigned VcW = $clog2(NumVcs)
+) (
+  input  wire logic                              clk_i,
+  input  wire logic                              rst_i,
+  input  wire logic [NumPorts-1:0]               in_valid_i,
+  input  wire logic [NumPorts-1:0][NumOut-1:0]   in_tgt_i,
+  input  wire logic [NumPorts-1:0][VcW-1:0]      in_vc_i,
+  input  wire logic [NumPorts-1:0]               in_head_i,
+  input  wire logic [NumPorts-1:0]               lane_valid_i,
+  input  wire logic                              up_valid_i,
+  input  wire logic [NumOut-1:0]                 up_tgt_i,
+  input  wire logic [NumOut-1:0][NumVcs-1:0]     avail_i,
+  input  wire logic [NumOut-1:0][NumVcs-1:0]     busy_i,
+  output logic      [NumOut-1:0][NumReq-1:0]     grant_o,
+  output logic      [NumOut-1:0][$clog2(NumReq)-1:0] grant_idx_o,
+  output logic      [NumPorts-1:0]               in_elig_o,
+  output logic      [NumPorts-1:0]               in_won_o,
+  output logic      [NumPorts-1:0]               lane_grant_o,
+  output logic                                   up_grant_o
+);
+  localparam int unsigned NumLinks = 2 * NumDims;
+  localparam int unsigned LaneReq  = NumPorts;
+  localparam int unsigned UpReq    = NumPorts + 1;
+
+  `CANOPY_STATIC_ASSERT(gen_dims_check, NumDims >= 1 && NumDims <= canopy_pkg::MaxDims,
+                        "NumDims must be 1..4")
+
+  logic [NumOut-1:0][NumReq-1:0] req;
+
+  // An input's flit leaves a port on P2P_LO or P2P_HI and enters the collective port on
+  // COLL_UP or COLL_DOWN (asserted below): two VCs per output, told apart by bit 0.
+  function automatic logic [VcW-1:0] in_vc_at(input int unsigned o, input logic vc_bit0);
+    in_vc_at = VcW'(o == NumPorts ? canopy_pkg::VcCollUp : canopy_pkg::VcP2pLo) + VcW'(vc_bit0);
+  endfunction
+
+  always_comb begin
+    req = '0;
+    for (int unsigned o = 0; o < NumOut; o++) begin
+      for (int unsigned i = 0; i < NumPorts; i++) begin
+        if (!(i < NumLinks && i == o)) begin
+          req[o][i] = in_valid_i[i] && in_tgt_i[i][o] && avail_i[o][in_vc_at(o, in_vc_i[i][0])]
+                      && !(in_head_i[i] && busy_i[o][in_vc_at(o, in_vc_i[i][0])]);
+        end
+      end
+      if (o < NumPorts) req[o][LaneReq] = lane_valid_i[o] && avail_i[o][canopy_pkg::VcCollDown];
+      if (o < NumLinks) req[o][UpReq]   = up_valid_i && up_tgt_i[o] && avail_i[o][canopy_pkg::VcCollUp];
+    end
+  end
+
+  for (genvar o = 0; o < NumOut; o++) begin : gen_arb
+    canopy_rr_arbiter #(.NumReq(NumReq)) u_arb (
+      .clk_i,
+      .rst_i,
+      .req_i       (req[o]),
+      .advance_i   (req[o] != '0),
+      .grant_o     (grant_o[o]),
+      .grant_idx_o (grant_idx_o[o])
+    );
+  end
+
+  always_comb begin
+    in_elig_o = '0;
+    in_won_o  = '0;
+    for (int unsigned i = 0; i < NumPorts; i++) begin
+      for (int unsigned o = 0; o < NumOut; o++) begin
+        in_elig_o[i] = in_elig_o[i] || req[o][i];
+        in_won_o[i]  = in_won_o[i] || grant_o[o][i];
+      end
+    end
+    up_grant_o = 1'b0;
+    for (int unsigned o = 0; o < NumOut; o++) up_grant_o = up_grant_o || grant_o[o][UpReq];
+    for (int unsigned o = 0; o < NumPorts; o++) lane_grant_o[o] = grant_o[o][LaneReq];
+  end
+
+  // Each input's grants across the outputs: at most one, since it names one output.
+  logic [NumPorts-1:0][NumOut-1:0] won_at;
+  always_comb begin
+    for (int unsigned i = 0; i < NumPorts; i++) begin
+      for (int unsigned o = 0; o < NumOut; o++) won_at[i][o] = grant_o[o][i];
+    end
+  end
+  for (genvar i = 0; i < NumPorts; i++) begin : gen_in_checks
+    `CANOPY_ASSERT(a_one_target, !in_valid_i[i] || $onehot(in_tgt_i[i]), "a request names not one output")
+    `CANOPY_ASSERT(a_in_vc, !in_valid_i[i]
+                   || (in_tgt_i[i][NumPorts] ? in_vc_i[i] >= VcW'(canopy_pkg::VcCollUp)
+                                             : in_vc_i[i] <= VcW'(canopy_pkg::VcP2pHi)),
+                   "an input's flit on a VC its output does not take from inputs")
+    `CANOPY_ASSERT(a_won_once, $onehot0(won_at[i]), "one input granted two outputs")
+  end
+  for (genvar o = 0; o < NumOut; o++) begin : gen_out_checks
+    `CANOPY_ASSERT(a_one_grant, $onehot0(grant_o[o]), "two requesters granted one output")
+  end
+  `CANOPY_ASSERT(a_up_target, !up_valid_i || $onehot(up_tgt_i[NumLinks-1:0]) && up_tgt_i[NumOut-1:NumLinks] == '0,
+                 "the up lane names not one link")
+endmodule
+
+`default_nettype wire
