@@ -14,6 +14,7 @@ include fw/fw.mk
 include driver/driver.mk
 include shmem/shmem.mk
 -include synth/synth.mk
+-include formal/formal.mk
 -include tests/unit/unit.mk
 -include tests/driver-pci/pci.mk
 -include tests/hostif/hostif.mk
@@ -28,6 +29,8 @@ help:
 	@echo "  make stress   the test suite plus long stress runs"
 	@echo "  make lint     verilator --lint-only -Wall on all RTL"
 	@echo "  make synth    Yosys synthesis + nextpnr ECP5 place and route of one node"
+	@echo "  make formal   SymbiYosys proofs of the router's building blocks (formal/README.md)"
+	@echo "  make formal-mutants   the same proofs must catch every seeded bug of formal/mutants.toml"
 	@echo "  make bench    measurements into build/bench/results.json"
 	@echo "  make sim TORUS=4x4x4 [LINK_LATENCY=n] [WAVES=1]   build one fabric simulator"
 	@echo "  make gen      regenerate definitions from spec/"
