@@ -62,7 +62,8 @@ stress: deps-sim
 	@python3 tests/run_tests.py --stress
 
 # Lint every configuration the project builds: the node (router + host interface) at
-# 1..4 dimensions and both simulation fabrics (link pipes at latency 0 and 3).
+# 1..4 dimensions, both simulation fabrics (link pipes at latency 0 and 3) and the formal
+# harnesses (formal/*_formal.sv, each around its block).
 LINT := verilator --lint-only -Wall $(RTL_INC)
 lint: deps-sim
 	@for d in 1 2 3 4; do \
@@ -73,6 +74,9 @@ lint: deps-sim
 	  echo "lint: canopy_torus_fabric LinkLatency=$$l clean"; done
 	@$(LINT) --top-module canopy_node_fabric $(RTL_SRCS) $(COSIM_SV_TOP)
 	@echo "lint: canopy_node_fabric clean"
+	@for f in formal/*_formal.sv; do top=$$(basename $$f .sv); \
+	  $(LINT) --top-module $$top $(RTL_SRCS) $$f || exit 1; \
+	  echo "lint: $$top clean"; done
 
 bench: deps-sim
 	@python3 tools/bench.py
