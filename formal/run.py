@@ -228,13 +228,14 @@ def print_details(details):
         print(f"      {d}")
 
 
-def prove_all(sbys, env, sby_bin, jobs, only_prove=False):
-    """Run every task of every .sby; print one line per task. Returns (passed, failed)."""
+def prove_all(sbys, env, sby_bin, jobs, only_prove=False, build=BUILD):
+    """Run every task of every .sby (work directories under `build`); print one line per
+    task. Returns (passed, failed)."""
     passed = failed = 0
     for sby in sbys:
         block = os.path.splitext(os.path.basename(sby))[0]
         tasks = [t for t in sby_tasks(sby) if not only_prove or t.endswith("_prove")]
-        prefix = f"{BUILD}/{block}"
+        prefix = f"{build}/{block}"
         secs = run_tasks(sby_bin, env, sby, prefix, tasks, jobs)
         files = sby_files(sby)
         for t in tasks:
@@ -258,7 +259,9 @@ def run_mutants(sbys, env, sby_bin, jobs, only):
     by_block = {os.path.splitext(os.path.basename(s))[0]: s for s in sbys}
     needed = sorted({m["proof"] for m in mutants})
     print("baseline: the unmodified proofs must pass first", flush=True)
-    passed, failed = prove_all([by_block[b] for b in needed], env, sby_bin, jobs, only_prove=True)
+    # In a directory of its own: `make formal` may be running beside it (the test suite).
+    passed, failed = prove_all([by_block[b] for b in needed], env, sby_bin, jobs,
+                               only_prove=True, build=f"{BUILD}/mutants/baseline")
     if failed:
         print("formal-mutants: the unmodified proofs fail; mutants would prove nothing")
         print(f"0 passed, {len(mutants)} failed")
@@ -277,6 +280,9 @@ def run_mutants(sbys, env, sby_bin, jobs, only):
             continue
         line = text[:text.index(m["find"])].count("\n") + 1
         mdir = f"{BUILD}/mutants/{name}"
+        if name == "baseline":
+            print(f"FAIL mutant {name}: the name is reserved for the unmodified proofs")
+            continue
         shutil.rmtree(os.path.join(ROOT, mdir), ignore_errors=True)
         os.makedirs(os.path.join(ROOT, mdir))
         base = os.path.basename(src)
