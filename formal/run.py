@@ -160,7 +160,8 @@ def describe(workdir, status):
         return ""
     opt = dict((l.split() + [""])[:2] for l in opts)
     mode, depth = opt.get("mode", "?"), opt.get("depth", "20")
-    asserts, covers = len(re.findall(r'type="ASSERT"', xml)), len(re.findall(r'type="COVER"', xml))
+    asserts = len(re.findall(r'<testcase [^>]*type="ASSERT"', xml))
+    covers = len(re.findall(r'<testcase [^>]*type="COVER"', xml))
     if status != "PASS":
         return f"mode {mode}, depth {depth}: {asserts} assertions, {covers} covers"
     if mode == "prove":
