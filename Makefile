@@ -14,6 +14,7 @@ include fw/fw.mk
 include driver/driver.mk
 include shmem/shmem.mk
 -include synth/synth.mk
+-include formal/formal.mk
 -include tests/unit/unit.mk
 -include tests/driver-pci/pci.mk
 -include tests/hostif/hostif.mk
@@ -28,6 +29,8 @@ help:
 	@echo "  make stress   the test suite plus long stress runs"
 	@echo "  make lint     verilator --lint-only -Wall on all RTL"
 	@echo "  make synth    Yosys synthesis + nextpnr ECP5 place and route of one node"
+	@echo "  make formal   SymbiYosys proofs of the router's building blocks (formal/README.md)"
+	@echo "  make formal-mutants   the same proofs must catch every seeded bug of formal/mutants.toml"
 	@echo "  make bench    measurements into build/bench/results.json"
 	@echo "  make sim TORUS=4x4x4 [LINK_LATENCY=n] [WAVES=1]   build one fabric simulator"
 	@echo "  make gen      regenerate definitions from spec/"
@@ -59,7 +62,8 @@ stress: deps-sim
 	@python3 tests/run_tests.py --stress
 
 # Lint every configuration the project builds: the node (router + host interface) at
-# 1..4 dimensions and both simulation fabrics (link pipes at latency 0 and 3).
+# 1..4 dimensions, both simulation fabrics (link pipes at latency 0 and 3) and the formal
+# harnesses (formal/*_formal.sv, each around its block).
 LINT := verilator --lint-only -Wall $(RTL_INC)
 lint: deps-sim
 	@for d in 1 2 3 4; do \
@@ -70,6 +74,9 @@ lint: deps-sim
 	  echo "lint: canopy_torus_fabric LinkLatency=$$l clean"; done
 	@$(LINT) --top-module canopy_node_fabric $(RTL_SRCS) $(COSIM_SV_TOP)
 	@echo "lint: canopy_node_fabric clean"
+	@for f in formal/*_formal.sv; do top=$$(basename $$f .sv); \
+	  $(LINT) --top-module $$top $(RTL_SRCS) $$f || exit 1; \
+	  echo "lint: $$top clean"; done
 
 bench: deps-sim
 	@python3 tools/bench.py

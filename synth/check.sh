@@ -15,6 +15,8 @@
 #   - any latch: an always_comb that infers one (an error in proc), or any $dlatch,
 #     $adlatch, $dlatchsr or $_DLATCH* cell -- every block is meant to be registers plus
 #     combinational logic;
+#   - any assertion cell ($check, $assert, $assume, $cover): `CANOPY_ASSERT compiles away
+#     in synthesis (rtl/common/canopy_assert.svh; `make formal` uses its FORMAL form);
 #   - any problem `check -assert` finds (combinational loops, conflicting or missing
 #     drivers), per module and again on the flattened node (loops across modules).
 # One line per configuration; the full Yosys log is in build/synth/check/numdims<N>.log.
@@ -37,6 +39,7 @@ out=build/synth/check
 mkdir -p "$out"
 
 latch_cells='t:$dlatch t:$adlatch t:$dlatchsr t:$_DLATCH*'
+formal_cells='t:$check t:$assert t:$assume t:$cover'
 status=0
 for n in $dims; do
   log="$out/numdims$n.log"
@@ -51,6 +54,9 @@ proc;
 log -header canopy: latches;
 select -list $latch_cells;
 select -assert-none $latch_cells;
+log -header canopy: assertions compiled away;
+select -list $formal_cells;
+select -assert-none $formal_cells;
 log -header canopy: check per module;
 check -assert;
 log -header canopy: check flattened node;
@@ -70,7 +76,7 @@ print(f"{top['num_cells']} cells, {top.get('num_memories', 0)} memories "
 EOF
 )
     warnings=$(grep -c '^Warning:' "$log" || true)
-    echo "synth-check NumDims=$n ($((2 * n + 1)) ports): ok  [$summary; no latches," \
+    echo "synth-check NumDims=$n ($((2 * n + 1)) ports): ok  [$summary; no latches, no assertion cells," \
          "no black boxes, check clean; $warnings warnings; ${secs}s]"
   else
     status=1

@@ -43,6 +43,10 @@ def declare():
         Test("gen-check", "python3 tools/gen_packet.py --check && python3 tools/gen_regmap.py --check"),
         Test("lint", "make --no-print-directory lint"),
         Test("synth-check", "make --no-print-directory synth-check", timeout=900),
+        # Formal proofs of the FIFO, credit counter and arbiter (formal/README.md), and the
+        # same proofs against seeded bugs, every one of which must be caught.
+        Test("formal", "make --no-print-directory formal", timeout=900),
+        Test("formal-mutants", "make --no-print-directory formal-mutants", timeout=900),
         Test("unit", "make --no-print-directory unit-tests", timeout=900),
         Test("hostif", "make --no-print-directory hostif-tests", timeout=900),
         Test("driver-pci", "make --no-print-directory pci-tests", timeout=300),
@@ -221,7 +225,7 @@ def main():
         return 0
 
     # Tools first, once: parallel make targets must not race to apt-get or pip.
-    rc, out, _ = run("make --no-print-directory deps-sim deps-synth deps-pci", 1800)
+    rc, out, _ = run("make --no-print-directory deps-sim deps-synth deps-formal deps-pci", 1800)
     if rc != 0:
         print(out + "\ncould not install the tools the tests need")
         print(f"0 passed, {len(tests)} failed")

