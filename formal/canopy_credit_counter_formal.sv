@@ -33,9 +33,9 @@ module canopy_credit_counter_formal #(
   localparam int unsigned SumW  = 16;  // the sums below cannot wrap: each term is bounded
   localparam int unsigned PipeW = LinkDelay > 0 ? LinkDelay : 1;
 
-  logic available_o, return_i;
+  logic available_o, spare_o, return_i;
   canopy_credit_counter #(.Credits(Credits)) dut (
-    .clk_i, .rst_i, .consume_i, .return_i, .available_o
+    .clk_i, .rst_i, .consume_i, .return_i, .available_o, .spare_o
   );
 
   // Tap, driven by `connect` in the .sby: dut.count_q.
@@ -92,6 +92,10 @@ module canopy_credit_counter_formal #(
   `CANOPY_ASSERT(p_occ_bound, occ_q <= SumW'(Credits), "receiver holds more than Credits")
   `CANOPY_ASSERT(p_count_bound, tap_count <= CntW'(Credits), "credits above Credits")
   `CANOPY_ASSERT(p_offered, tap_count == '0 || available_o, "a credit held but not offered")
+  // The registered comparisons say exactly what the count says: available_o is a credit
+  // now, spare_o one beyond the flit consume_i spends.
+  `CANOPY_ASSERT(p_available_exact, available_o == (tap_count != '0), "available_o disagrees with the count")
+  `CANOPY_ASSERT(p_spare_exact, spare_o == (tap_count > CntW'(consume_i)), "spare_o disagrees with the count")
   `CANOPY_ASSERT(p_no_rx_overflow, !(flit_arrives && occ_q == SumW'(Credits)),
                  "flit arrived at a full receiver buffer")
 

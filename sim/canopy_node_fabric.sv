@@ -47,7 +47,7 @@ module canopy_node_fabric #(
   parameter int unsigned FlitWidth    = 64,
   parameter int unsigned NumVcs       = 4,
   parameter int unsigned LinkBufDepth = 16,
-  parameter int unsigned LocalBufDepth = 64,
+  parameter int unsigned LocalBufDepth = 16,
   parameter int unsigned EjectCredits = 16,
   parameter int unsigned BuildGit     = `CANOPY_FABRIC_BUILD_GIT,
   parameter int unsigned BuildDate    = `CANOPY_FABRIC_BUILD_DATE,

@@ -68,7 +68,8 @@ std::string Topology::name() const {
 }
 
 std::vector<std::pair<unsigned, unsigned>> Topology::route(unsigned src, unsigned dst) const {
-    // Mirrors rtl/router/canopy_route_dor.sv: X first, shorter way round, ties go +.
+    // Mirrors rtl/router/canopy_route_dor.sv: X first, shorter way round, a tie (half way
+    // round an even ring) + toward an even destination coordinate, - toward an odd one.
     std::vector<std::pair<unsigned, unsigned>> hops;
     auto cur = coords(src);
     auto want = coords(dst);
@@ -76,7 +77,7 @@ std::vector<std::pair<unsigned, unsigned>> Topology::route(unsigned src, unsigne
         while (cur[d] != want[d]) {
             unsigned k = size[d];
             unsigned fwd = (want[d] + k - cur[d]) % k;
-            bool plus = 2 * fwd <= k;
+            bool plus = 2 * fwd < k || (2 * fwd == k && want[d] % 2 == 0);
             hops.emplace_back(node_of(cur), 2 * d + (plus ? 0 : 1));
             cur[d] = plus ? (cur[d] + 1) % k : (cur[d] + k - 1) % k;
         }
@@ -169,6 +170,8 @@ Fabric::Fabric(const std::string &fst_path)
     nodes_.resize(topo_.nodes());
     for (auto &n : nodes_) {
         n.inj_credits.assign(CANOPY_NUM_VCS, CANOPY_LOCAL_BUF_DEPTH);
+        n.inj.resize(CANOPY_NUM_VCS);
+        n.inj_pkts.resize(CANOPY_NUM_VCS);
         n.ej_buf.resize(CANOPY_NUM_VCS);
         n.assembling.resize(CANOPY_NUM_VCS);
         n.ej_credit_pending.assign(CANOPY_NUM_VCS, 0);
@@ -198,18 +201,22 @@ const Packet &Fabric::inject(unsigned node, const Packet &p, unsigned vc) {
     inj_store_.push_back(p);
     Node &n = nodes_[node];
     auto flits = to_flits(p);
-    n.inj_pkts.push_back(&inj_store_.back());
+    n.inj_pkts.at(vc).push_back(&inj_store_.back());
     for (size_t i = 0; i < flits.size(); ++i) {
-        n.inj.push_back(InjFlit{vc, i + 1 == flits.size(), std::move(flits[i])});
+        n.inj[vc].push_back(InjFlit{vc, i + 1 == flits.size(), std::move(flits[i])});
     }
     return inj_store_.back();
 }
 
-size_t Fabric::pending_flits(unsigned node) const { return nodes_[node].inj.size(); }
+size_t Fabric::pending_flits(unsigned node) const {
+    size_t s = 0;
+    for (auto &q : nodes_[node].inj) s += q.size();
+    return s;
+}
 
 size_t Fabric::pending_flits() const {
     size_t s = 0;
-    for (auto &n : nodes_) s += n.inj.size();
+    for (unsigned i = 0; i < nodes_.size(); ++i) s += pending_flits(i);
     return s;
 }
 
@@ -228,20 +235,34 @@ ErrorCounters Fabric::errors(unsigned node) const {
 void Fabric::drive_inputs() {
     for (unsigned i = 0; i < nodes_.size(); ++i) {
         Node &n = nodes_[i];
-        // Injection: the head of the queue goes if its VC has a credit (one flit a cycle).
-        bool send = false;
-        if (!n.inj.empty()) send = n.inj_credits[n.inj.front().vc] > 0;
+        // Injection: a packet at a time; between packets the next VC with a flit and a
+        // credit, round robin. One flit a cycle, only with a credit for its VC.
+        if (n.inj_cur < 0) {
+            for (unsigned k = 0; k < CANOPY_NUM_VCS; ++k) {
+                unsigned v = (n.inj_rr + k) % CANOPY_NUM_VCS;
+                if (!n.inj[v].empty() && n.inj_credits[v] > 0) {
+                    n.inj_cur = static_cast<int>(v);
+                    n.inj_rr = v + 1;
+                    break;
+                }
+            }
+        }
+        bool send = n.inj_cur >= 0 && n.inj_credits[static_cast<unsigned>(n.inj_cur)] > 0;
         put_bits(model_->inj_valid_i, i, 1, send);
         if (send) {
-            const InjFlit &f = n.inj.front();
+            const unsigned v = static_cast<unsigned>(n.inj_cur);
+            const InjFlit &f = n.inj[v].front();
             for (unsigned w = 0; w < kFlitWords; ++w) put_bits(model_->inj_flit_i, 64 * (i * kFlitWords + w), 64, f.data[w]);
             put_bits(model_->inj_last_i, i, 1, f.last);
             put_bits(model_->inj_vc_i, i * kVcBits, kVcBits, f.vc);
-            --n.inj_credits[f.vc];
-            Packet *pkt = n.inj_pkts.front();
+            --n.inj_credits[v];
+            Packet *pkt = n.inj_pkts[v].front();
             if (pkt->inject_cycle == UINT64_MAX) pkt->inject_cycle = cycle_;
-            if (f.last) n.inj_pkts.pop_front();
-            n.inj.pop_front();
+            if (f.last) {
+                n.inj_pkts[v].pop_front();
+                n.inj_cur = -1;
+            }
+            n.inj[v].pop_front();
             ++flits_injected_;
         }
         // Ejection credits: one per VC per cycle, for slots the host drained.

@@ -116,8 +116,12 @@ private:
         Flit data;
     };
     struct Node {
-        std::deque<InjFlit> inj;
-        std::deque<Packet *> inj_pkts;              // head bookkeeping
+        // One injection queue per VC, served a packet at a time, round robin among the VCs
+        // with a flit and a credit, as the host interface's injection multiplexer does.
+        std::vector<std::deque<InjFlit>> inj;
+        std::vector<std::deque<Packet *>> inj_pkts; // head bookkeeping, per VC
+        int inj_cur = -1;                           // the VC whose packet is being sent
+        unsigned inj_rr = 0;
         std::vector<unsigned> inj_credits;
         std::vector<std::deque<Flit>> ej_buf;        // per VC, waiting to drain
         std::vector<Received> assembling;            // per VC

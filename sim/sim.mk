@@ -16,7 +16,7 @@ WAVES        ?= 0
 FLIT_BITS    ?= 64
 NUM_VCS      ?= 4
 LINK_BUF     ?= 16
-LOCAL_BUF    ?= 64
+LOCAL_BUF    ?= 16
 EJECT_BUF    ?= 16
 
 sim_sizes   = $(subst x, ,$(1))

@@ -45,7 +45,7 @@ module canopy_credit_counter #(
     end else begin
       count_q   <= count_d;
       nonzero_q <= count_d != '0;
-      two_q     <= count_d >= CntW'(2);
+      two_q     <= {1'b0, count_d} >= (CntW + 1)'(2);  // one bit wider: Credits may be 1
     end
   end
 

@@ -9,7 +9,10 @@
 // 2d+1 (- direction); port 2*NumDims is the local (host) port.
 //
 // Routing: resolve X first, then Y, Z, W. In each dimension take the shorter way round
-// the ring; a tie (exactly half way on an even ring) goes +, so the choice is fixed.
+// the ring; a tie (exactly half way on an even ring) goes + toward an even destination
+// coordinate and - toward an odd one. The choice is fixed per source and destination (so
+// packets of a pair stay in order), and the half-way traffic of an even ring is spread
+// over both directions instead of loading the + links with all of it.
 // Dateline: each ring's wrap-around link (between coordinate k-1 and 0) is its dateline.
 // A packet travels on VC P2P_LO until it crosses the dateline of the dimension it is in,
 // and on P2P_HI from then until it turns into the next dimension. Minimal routes cross a
@@ -54,7 +57,8 @@ module canopy_route_dor #(
         fwd = (dst_i[d] > my_coord_i[d])
               ? {1'b0, dst_i[d]} - {1'b0, my_coord_i[d]}
               : {1'b0, dst_i[d]} + torus_size_i[d] - {1'b0, my_coord_i[d]};
-        plus = {fwd, 1'b0} <= {1'b0, torus_size_i[d]};
+        plus = {fwd, 1'b0} < {1'b0, torus_size_i[d]}
+               || ({fwd, 1'b0} == {1'b0, torus_size_i[d]} && !dst_i[d][0]);
         out_port_o = PortW'(2 * d) + PortW'(!plus);
         same_ring = in_port_i == PortW'(2 * d) || in_port_i == PortW'(2 * d + 1);
         wraps = plus ? ({1'b0, my_coord_i[d]} == torus_size_i[d] - 1'b1)

@@ -12,7 +12,8 @@
 // with the VC it left on. At every hop port and VC must match the reference model,
 // written from the routing rules, not from the RTL:
 //   - dimensions resolved in order X, Y, Z, W; in each, the shorter way round the ring,
-//     a tie (exactly half way on an even ring) going +;
+//     a tie (exactly half way on an even ring) going + toward an even destination
+//     coordinate, - toward an odd one;
 //   - the packet leaves on the local port exactly when it is at dst (ejection, on
 //     P2P_LO, the block's default);
 //   - VC: P2P_LO until the hop that crosses the ring's wrap-around link (between
@@ -82,7 +83,8 @@ std::vector<Hop> reference_route(const std::vector<unsigned> &size, Coords at,
         const unsigned k = size[d];
         const unsigned ahead = (dst[d] + k - at[d]) % k;  // hops needed going +
         if (ahead == 0) continue;
-        const bool plus = 2 * ahead <= k;  // the shorter way; a tie goes +
+        // the shorter way; a tie goes + toward an even coordinate, - toward an odd one
+        const bool plus = 2 * ahead < k || (2 * ahead == k && dst[d] % 2 == 0);
         unsigned vc = kVcP2pLo;            // every dimension starts on P2P_LO
         for (unsigned n = plus ? ahead : k - ahead; n > 0; n--) {
             const bool crosses_dateline = plus ? at[d] == k - 1 : at[d] == 0;
