@@ -111,7 +111,7 @@
 #define CANOPY_REG_ERR_BAD_TYPE 0x100u
 /* packets refused by the router: destination outside the torus (ro) */
 #define CANOPY_REG_ERR_BAD_DST 0x108u
-/* packets refused by the router: length field and tail disagree, or len too large (ro) */
+/* packets refused because the length field and the flits disagree, or len is too large: this host's by the injector (nothing sent), other nodes' counted by the router where they cross it (ro) */
 #define CANOPY_REG_ERR_BAD_LEN 0x110u
 /* arriving writes refused: outside the registered DMA window (nothing written) (ro) */
 #define CANOPY_REG_ERR_DMA_BOUNDS 0x118u

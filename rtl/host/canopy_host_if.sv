@@ -232,7 +232,8 @@ module canopy_host_if #(
   localparam int unsigned CGetResps     = 21;
   localparam int unsigned CGetsDone     = 22;
   localparam int unsigned CGetsFailed   = 23;
-  localparam int unsigned NumCnt        = 24;
+  localparam int unsigned CErrInjLen    = 24;  // folded into ERR_BAD_LEN with the router's count
+  localparam int unsigned NumCnt        = 25;
   logic [NumCnt-1:0][63:0]   cnt_q;
   logic [NumCnt-1:0][CntW-1:0] cnt_inc;
 
@@ -294,7 +295,7 @@ module canopy_host_if #(
     .inj_head_i       (64'(inj_head)),
     .err_bad_type_i   (64'(err_bad_type_i)),
     .err_bad_dst_i    (64'(err_bad_dst_i)),
-    .err_bad_len_i    (64'(err_bad_len_i)),
+    .err_bad_len_i    (64'(err_bad_len_i) + cnt_q[CErrInjLen]),
     .err_dma_bounds_i (cnt_q[CErrDmaBounds]),
     .err_inj_desc_i   (cnt_q[CErrInjDesc]),
     .err_inj_write_i  (cnt_q[CErrInjWrite]),
@@ -391,7 +392,7 @@ module canopy_host_if #(
   logic           inj_out_valid, inj_out_ready, inj_out_last;
   logic [63:0]    inj_out_flit;
   logic [VcW-1:0] inj_out_vc;
-  logic           ev_inj_write, ev_inj_doorbell, ev_inj_desc, ev_tx_flit, ev_tx_pkt;
+  logic           ev_inj_write, ev_inj_doorbell, ev_inj_desc, ev_inj_len, ev_tx_flit, ev_tx_pkt;
 
   canopy_inj_ring #(.InjRingWords(InjRingWords), .NumVcs(NumVcs)) u_inj_ring (
     .clk_i,
@@ -412,6 +413,7 @@ module canopy_host_if #(
     .err_inj_write_o (ev_inj_write),
     .err_doorbell_o  (ev_inj_doorbell),
     .err_inj_desc_o  (ev_inj_desc),
+    .err_inj_len_o   (ev_inj_len),
     .tx_flit_o       (ev_tx_flit),
     .tx_pkt_o        (ev_tx_pkt)
   );
@@ -704,6 +706,7 @@ module canopy_host_if #(
     cnt_inc = '0;
     cnt_inc[CErrDmaBounds] = CntW'(ev_dma_bounds);
     cnt_inc[CErrInjDesc]   = CntW'(ev_inj_desc);
+    cnt_inc[CErrInjLen]    = CntW'(ev_inj_len);
     cnt_inc[CErrInjWrite]  = CntW'(ev_inj_write);
     cnt_inc[CErrDoorbell]  = CntW'(ev_inj_doorbell) + CntW'(ev_ej_doorbell);
     cnt_inc[CErrCsr]       = CntW'(csr_err) + CntW'(slv_err_wr) + CntW'(slv_err_rd);

@@ -16,15 +16,21 @@
 //   - busy_o: words committed but not yet sent (STATUS.inj_busy).
 //   - err_inj_desc_o: one pulse per refused descriptor (flit count 0, or the packet runs
 //     past the tail); the injector then discards every committed word (head = tail).
+//   - err_inj_len_o: one pulse per packet refused because its flit count disagrees with its
+//     header's length field (or the length is above canopy_pkg::MaxPayloadBytes); the
+//     packet's words are skipped, nothing of it leaves. The router's inputs cut through,
+//     so this is where a host's framing is checked before any flit enters the fabric.
 //   - tx_flit_o / tx_pkt_o: one-cycle pulses per flit / packet handed out (TX_FLITS,
 //     TX_PKTS).
 // Descriptor word: bits 7..0 flit count (1..255), bits 9..8 VC, rest reserved. The flit
 // count alone frames the packet; the router checks the header against it.
 //
 // The RAM has one write port (window) and one synchronous read port (injector), so it maps
-// onto block RAM with byte enables. The injector reads a descriptor (one cycle to decide),
-// then streams its words at one per cycle into a 4-entry FIFO, reading only when the FIFO
-// is sure to have room for the word in flight.
+// onto block RAM with byte enables. The injector reads a descriptor (one cycle to decide)
+// and, in the same cycle it accepts it, reads the header word; the cycle after, it checks
+// the header's length against the descriptor and either passes the header on and streams
+// the rest at one word per cycle into a 4-entry FIFO, or skips the packet. It reads only
+// when the FIFO is sure to have room for the word in flight.
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -56,6 +62,7 @@ module canopy_inj_ring #(
   output logic                       err_inj_write_o,
   output logic                       err_doorbell_o,
   output logic                       err_inj_desc_o,
+  output logic                       err_inj_len_o,
   output logic                       tx_flit_o,
   output logic                       tx_pkt_o
 );
@@ -105,13 +112,14 @@ module canopy_inj_ring #(
   assign tail_d         = (tail_we_i && tail_ok) ? tail_i : tail_q;
 
   // ---------------------------------------------------------------- injector
-  typedef enum logic [1:0] { IIdle, IDesc, IStream } istate_e;
+  typedef enum logic [1:0] { IIdle, IDesc, IHdr, IStream } istate_e;
   istate_e       state_q, state_d;
   logic [7:0]    left_q, left_d;      // words of the packet still to read
+  logic [7:0]    flits_q, flits_d;    // the descriptor's flit count
   logic [VcW-1:0] vc_q, vc_d;
   logic          infl_q, infl_last_q; // a packet word was read last cycle
   logic [VcW-1:0] infl_vc_q;
-  logic          read_word;
+  logic          read_word, drop_hdr;
 
   logic                   fifo_ready, fifo_valid;
   logic [64+VcW:0]        fifo_out;
@@ -120,16 +128,29 @@ module canopy_inj_ring #(
   wire logic [7:0]  desc_flits = ram_rdata_q[7:0];
   wire logic [1:0]  desc_vc    = ram_rdata_q[9:8];
   wire logic [31:0] desc_words = 32'(desc_flits) + 32'd1;  // descriptor included
+  wire logic        fifo_room  = 32'(fifo_count) + 32'(infl_q) < FifoDepth;
+
+  // The header word (read last cycle, in IHdr): the flits its length field calls for.
+  /* verilator lint_off UNUSEDSIGNAL */
+  canopy_pkg::hdr_t hdr;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign hdr = canopy_pkg::hdr_t'({64'b0, ram_rdata_q});
+  localparam int unsigned LenW = canopy_pkg::HdrLenBits;
+  wire logic [LenW:0] len_flits = (LenW + 1)'(canopy_pkg::HeaderBits / 64) + (LenW + 1)'(({1'b0, hdr.len} + 10'd7) >> 3);
+  wire logic          framing_ok = hdr.len <= LenW'(canopy_pkg::MaxPayloadBytes) && len_flits == (LenW + 1)'(flits_q);
 
   always_comb begin
     state_d        = state_q;
     head_d         = head_q;
     left_d         = left_q;
+    flits_d        = flits_q;
     vc_d           = vc_q;
     ram_re         = 1'b0;
     ram_raddr      = head_q[IdxW-1:0];
     read_word      = 1'b0;
+    drop_hdr       = 1'b0;
     err_inj_desc_o = 1'b0;
+    err_inj_len_o  = 1'b0;
     unique case (state_q)
       IIdle: if (used != '0) begin
         ram_re  = 1'b1;                // the descriptor; decided next cycle
@@ -140,11 +161,33 @@ module canopy_inj_ring #(
           err_inj_desc_o = 1'b1;       // resynchronise at the tail
           head_d  = tail_q;
           state_d = IIdle;
+        end else if (fifo_room) begin
+          // Take the descriptor and read the header word behind it.
+          ram_re    = 1'b1;
+          ram_raddr = head_q[IdxW-1:0] + 1'b1;
+          read_word = 1'b1;
+          head_d    = head_q + 32'd2;
+          left_d    = desc_flits - 1'b1;
+          flits_d   = desc_flits;
+          vc_d      = VcW'(desc_vc);
+          state_d   = IHdr;
+        end
+      end
+      IHdr: begin
+        if (!framing_ok) begin
+          // The header read last cycle stays out of the FIFO; skip the rest of the packet.
+          drop_hdr      = 1'b1;
+          err_inj_len_o = 1'b1;
+          head_d        = head_q + 32'(left_q);
+          state_d       = IIdle;
+        end else if (fifo_room) begin
+          ram_re    = 1'b1;
+          read_word = 1'b1;
+          head_d    = head_q + 1'b1;
+          left_d    = left_q - 1'b1;
+          state_d   = left_q == 8'd1 ? IIdle : IStream;
         end else begin
-          head_d  = head_q + 1'b1;
-          left_d  = desc_flits;
-          vc_d    = VcW'(desc_vc);
-          state_d = IStream;
+          state_d   = IStream;
         end
       end
       IStream: begin
@@ -177,15 +220,18 @@ module canopy_inj_ring #(
 
   always_ff @(posedge clk_i) begin
     left_q      <= left_d;
+    flits_q     <= flits_d;
     vc_q        <= vc_d;
-    infl_last_q <= left_q == 8'd1;
-    infl_vc_q   <= vc_q;
+    // The word read this cycle ends its packet when it is the last one left (a header is
+    // never the last word: a packet has at least two).
+    infl_last_q <= state_q != IDesc && left_q == 8'd1;
+    infl_vc_q   <= vc_d;
   end
 
   canopy_fifo #(.Width(64 + 1 + VcW), .Depth(FifoDepth)) u_out_fifo (
     .clk_i,
     .rst_i,
-    .in_valid_i  (infl_q),
+    .in_valid_i  (infl_q && !drop_hdr),
     .in_ready_o  (fifo_ready),
     .in_data_i   ({infl_vc_q, infl_last_q, ram_rdata_q}),
     .out_valid_o (fifo_valid),
