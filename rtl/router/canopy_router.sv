@@ -116,18 +116,24 @@ module canopy_router #(
                         "NumDims must be 1..4")
 
   // ---------------------------------------------------------------- neighbours
-  // The coordinates of the neighbour through each link port, for the lookahead routes:
-  // static while out of reset, registered so no path starts at the static inputs.
-  canopy_pkg::coords_t [NumLinks-1:0] nbr_coord_q;
+  // Per link port, what the lookahead routes need to know about the neighbour through it
+  // (canopy_route_lookahead): its coordinate in the port's dimension, whether going on
+  // through it the same way crosses the dateline, and whether leaving here through the
+  // port does. Functions of the static coordinates, registered so no path starts there.
+  localparam int unsigned CW    = canopy_pkg::CoordBits;
+  localparam int unsigned LinkW = CW + 2;
+  logic [NumLinks-1:0][LinkW-1:0] link_q;
   always_ff @(posedge clk_i) begin
     for (int unsigned p = 0; p < NumLinks; p++) begin
-      nbr_coord_q[p] <= my_coord_i;
+      logic [CW-1:0] my, last, nbr;
+      my   = my_coord_i[p / 2];
+      last = CW'(torus_size_i[p / 2] - 1'b1);
       if (p % 2 == 0) begin
-        nbr_coord_q[p][p / 2] <= ({1'b0, my_coord_i[p / 2]} + 1'b1 == torus_size_i[p / 2])
-                                 ? '0 : my_coord_i[p / 2] + 1'b1;
+        nbr = my == last ? '0 : my + 1'b1;
+        link_q[p] <= {my == last, nbr == last, nbr};
       end else begin
-        nbr_coord_q[p][p / 2] <= (my_coord_i[p / 2] == '0)
-                                 ? canopy_pkg::CoordBits'(torus_size_i[p / 2] - 1'b1) : my_coord_i[p / 2] - 1'b1;
+        nbr = my == '0 ? last : my - 1'b1;
+        link_q[p] <= {my == '0, nbr == '0, nbr};
       end
     end
   end
@@ -193,7 +199,7 @@ module canopy_router #(
       .rst_i,
       .my_coord_i,
       .torus_size_i,
-      .nbr_coord_i    (nbr_coord_q),
+      .link_i         (link_q),
       .rx_valid_i     (rx_valid_i[i]),
       .rx_flit_i      (rx_flit_i[i]),
       .rx_last_i      (rx_last_i[i]),

@@ -7,7 +7,8 @@
 //     slot of each VC buffer, so a flit always finds room (asserted).
 //   - credit_o[v]: one credit returned for VC v, registered, the cycle after a flit of VC v
 //     leaves its buffer (forwarded or dropped).
-//   - nbr_coord_i[p]: the neighbour's coordinates through link port p (for lookahead routes).
+//   - link_i[p]: static facts about the neighbour through link port p, for the lookahead
+//     routes (see canopy_route_lookahead).
 //   - hint_head_ok_i[o][b] / hint_body_ok_i[o][b]: whether output o's VC looks able to take a
 //     head / a body flit (credits, ownership), from the output state's registers; b is bit 0
 //     of the output VC (each output takes input traffic on two VCs that differ there:
@@ -62,13 +63,14 @@ module canopy_router_input #(
   localparam int unsigned NumPorts = 2 * NumDims + 1,
   localparam int unsigned NumLinks = 2 * NumDims,
   localparam int unsigned NumOut = NumPorts + 1,  // outputs: the ports and the collective port
-  localparam int unsigned VcW = $clog2(NumVcs)
+  localparam int unsigned VcW = $clog2(NumVcs),
+  localparam int unsigned LinkW = canopy_pkg::CoordBits + 2
 ) (
   input  wire logic                                                    clk_i,
   input  wire logic                                                    rst_i,
   input  wire canopy_pkg::coords_t                                     my_coord_i,
   input  wire logic [canopy_pkg::MaxDims-1:0][canopy_pkg::CoordBits:0] torus_size_i,
-  input  wire canopy_pkg::coords_t [NumLinks-1:0]                      nbr_coord_i,
+  input  wire logic [NumLinks-1:0][LinkW-1:0]                          link_i,
 
   input  wire logic                             rx_valid_i,
   input  wire logic [FlitWidth-1:0]             rx_flit_i,
@@ -107,23 +109,29 @@ module canopy_router_input #(
   `CANOPY_STATIC_ASSERT(gen_la_width_check, NumOut <= (1 << canopy_pkg::HdrLaPortBits),
                         "the lookahead port field must name every output")
 
-  // The control fields kept per buffer entry (canopy_vc_fifo keeps the first two in
-  // registers): {bad, head, last, output VC, output one-hot}. Arrays of them are flat bit
-  // vectors with these field positions (Yosys does not drive struct members of array
-  // elements).
-  localparam int unsigned CtlTgt  = 0;
-  localparam int unsigned CtlOvc  = NumOut;
-  localparam int unsigned CtlLast = NumOut + VcW;
-  localparam int unsigned CtlHead = CtlLast + 1;
-  localparam int unsigned CtlBad  = CtlLast + 2;
-  localparam int unsigned CtlW    = CtlLast + 3;
+  // The control fields kept per buffer entry: {bad, head, last, hi, output port}. `hi` is
+  // bit 0 of the output VC: each output takes input traffic on two VCs that differ only
+  // there (P2P_LO/P2P_HI on the ports, COLL_UP/COLL_DOWN at the collective port), so the
+  // port and that bit name the VC. Arrays of entries are flat bit vectors with these field
+  // positions (Yosys does not drive struct members of array elements).
+  localparam int unsigned CtlPort = 0;
+  localparam int unsigned CtlHi   = PortW;
+  localparam int unsigned CtlLast = PortW + 1;
+  localparam int unsigned CtlHead = PortW + 2;
+  localparam int unsigned CtlBad  = PortW + 3;
+  localparam int unsigned CtlW    = PortW + 4;
   typedef struct packed {
-    logic              bad;
-    logic              head;
-    logic              last;
-    logic [VcW-1:0]    ovc;
-    logic [NumOut-1:0] tgt;
+    logic             bad;
+    logic             head;
+    logic             last;
+    logic             hi;
+    logic [PortW-1:0] port;
   } ctl_t;
+
+  // The output VC a (port, hi) pair names.
+  function automatic logic [VcW-1:0] vc_of(input logic [PortW-1:0] port, input logic hi);
+    vc_of = VcW'(port == PortW'(CollPort) ? canopy_pkg::VcCollUp : canopy_pkg::VcP2pLo) + VcW'(hi);
+  endfunction
 
   // ---------------------------------------------------------------- arrival: the route
   // What is written into the buffers: on a link the arriving flit itself, with the route
@@ -133,7 +141,7 @@ module canopy_router_input #(
   logic [FlitWidth-1:0] a_flit;
   logic [VcW-1:0]       a_vc;
   logic [PortW-1:0]     a_port;       // a head's output port here
-  logic [VcW-1:0]       a_ovc;        // and the VC it leaves on
+  logic                 a_hi;         // and bit 0 of the VC it leaves on
   logic                 a_port_bad;   // a lookahead port that names no output
 
   /* verilator lint_off UNUSEDSIGNAL */  // the routing fields only
@@ -149,13 +157,13 @@ module canopy_router_input #(
       a_last     = rx_last_i;
       a_vc       = rx_vc_i;
       a_port     = PortW'(rx_hdr.la_port);
+      a_hi       = rx_hdr.la_hi;
       a_port_bad = !rx_coll_vc && {1'b0, rx_hdr.la_port} >= (canopy_pkg::HdrLaPortBits + 1)'(NumOut);
-      a_ovc      = rx_hdr.la_hi ? VcW'(canopy_pkg::VcP2pHi) : VcW'(canopy_pkg::VcP2pLo);
       if (rx_coll_vc) begin
         a_port = PortW'(CollPort);
-        a_ovc  = rx_vc_i;
+        a_hi   = rx_vc_i[0];              // COLL_UP stays COLL_UP, COLL_DOWN stays COLL_DOWN
       end else if (rx_hdr.la_port == canopy_pkg::HdrLaPortBits'(CollPort)) begin
-        a_ovc  = VcW'(canopy_pkg::VcCollUp);  // a broadcast request at its root
+        a_hi   = 1'b0;                    // a broadcast request at its root: COLL_UP
       end
     end
     wire logic unused_coords = ^{my_coord_i};
@@ -164,7 +172,7 @@ module canopy_router_input #(
     logic [DorPortW-1:0] dor_port;
     logic [VcW-1:0]      dor_vc;
     logic [PortW-1:0]    port_d;
-    logic [VcW-1:0]      ovc_d;
+    logic                hi_d;
     canopy_route_dor #(.NumDims(NumDims), .NumVcs(NumVcs)) u_route (
       .my_coord_i,
       .torus_size_i,
@@ -176,13 +184,13 @@ module canopy_router_input #(
     );
     always_comb begin
       port_d = PortW'(dor_port);
-      ovc_d  = dor_vc;
+      hi_d   = dor_vc == VcW'(canopy_pkg::VcP2pHi);
       if (rx_coll_vc) begin
         port_d = PortW'(CollPort);
-        ovc_d  = rx_vc_i;
+        hi_d   = rx_vc_i[0];
       end else if (rx_hdr.ptype == canopy_pkg::PKT_BCAST_REQ && dor_port == DorPortW'(PortIndex)) begin
         port_d = PortW'(CollPort);
-        ovc_d  = VcW'(canopy_pkg::VcCollUp);
+        hi_d   = 1'b0;
       end
     end
     always_ff @(posedge clk_i) begin
@@ -194,29 +202,24 @@ module canopy_router_input #(
       a_last <= rx_last_i;
       a_vc   <= rx_vc_i;
       a_port <= port_d;
-      a_ovc  <= ovc_d;
+      a_hi   <= hi_d;
     end
     assign a_port_bad = 1'b0;
     wire logic unused_la = ^{rx_hdr.la_port, rx_hdr.la_hi};
   end
   assign a_hdr = canopy_pkg::hdr_t'({{canopy_pkg::WordBits{1'b0}}, a_flit[canopy_pkg::WordBits-1:0]});
 
-  logic [NumOut-1:0] a_tgt;
-  always_comb begin
-    a_tgt = '0;
-    for (int unsigned o = 0; o < NumOut; o++) a_tgt[o] = a_port == PortW'(o);
-  end
-
   // The route at the next router, written into the head as it is buffered.
   logic [canopy_pkg::HdrLaPortBits-1:0] next_la_port;
   logic                                 next_la_hi;
-  canopy_route_lookahead #(.NumDims(NumDims), .NumVcs(NumVcs)) u_lookahead (
-    .nbr_coord_i,
+  canopy_route_lookahead #(.NumDims(NumDims)) u_lookahead (
+    .my_coord_i,
     .torus_size_i,
+    .link_i,
     .dst_i     (a_hdr.dst),
     .ptype_i   (a_hdr.ptype),
     .port_i    (a_port),
-    .vc_i      (a_ovc),
+    .hi_i      (a_hi),
     .la_port_o (next_la_port),
     .la_hi_o   (next_la_hi)
   );
@@ -240,9 +243,9 @@ module canopy_router_input #(
   logic [NumVcs-1:0][CountW-1:0]  count_q;      // flits received so far, saturating
   logic [NumVcs-1:0][FlitsW-1:0]  expect_q;     // flits the header promised
   logic [NumVcs-1:0]              bad_q;        // header refused
-  logic [NumVcs-1:0]              decided_q;    // length verdict already given
-  logic [NumVcs-1:0][NumOut-1:0]  cur_tgt_q;    // the packet's route, for its body flits
-  logic [NumVcs-1:0][VcW-1:0]     cur_ovc_q;
+  logic [NumVcs-1:0]              decided_q;    // length error already counted
+  logic [NumVcs-1:0][PortW-1:0]   cur_port_q;   // the packet's route, for its body flits
+  logic [NumVcs-1:0]              cur_hi_q;
 
   logic              cur_head, cur_bad, cur_decided;
   logic [CountW-1:0] cur_count;
@@ -253,28 +256,27 @@ module canopy_router_input #(
 
   // The arriving VC's state, selected by comparison rather than by indexing: an index into
   // an array of 6- or 7-bit elements becomes a multiplier in synthesis.
-  logic              sel_bad, sel_in_pkt, sel_decided;
+  logic              sel_bad, sel_in_pkt, sel_decided, sel_hi;
   logic [CountW-1:0] sel_count;
   logic [FlitsW-1:0] sel_expect;
-  logic [NumOut-1:0] sel_tgt;
-  logic [VcW-1:0]    sel_ovc;
+  logic [PortW-1:0]  sel_port;
   always_comb begin
     sel_bad     = 1'b0;
     sel_in_pkt  = 1'b0;
     sel_decided = 1'b0;
+    sel_hi      = 1'b0;
     sel_count   = '0;
     sel_expect  = '0;
-    sel_tgt     = '0;
-    sel_ovc     = '0;
+    sel_port    = '0;
     for (int unsigned v = 0; v < NumVcs; v++) begin
       if (a_vc == VcW'(v)) begin
         sel_bad     = bad_q[v];
         sel_in_pkt  = in_pkt_q[v];
         sel_decided = decided_q[v];
+        sel_hi      = cur_hi_q[v];
         sel_count   = count_q[v];
         sel_expect  = expect_q[v];
-        sel_tgt     = cur_tgt_q[v];
-        sel_ovc     = cur_ovc_q[v];
+        sel_port    = cur_port_q[v];
       end
     end
   end
@@ -295,8 +297,8 @@ module canopy_router_input #(
     a_ctl.bad  = cur_bad;
     a_ctl.head = cur_head;
     a_ctl.last = a_last;
-    a_ctl.ovc  = cur_head ? a_ovc : sel_ovc;
-    a_ctl.tgt  = cur_head ? a_tgt : sel_tgt;
+    a_ctl.hi   = cur_head ? a_hi : sel_hi;
+    a_ctl.port = cur_head ? a_port : sel_port;
 
     p2p_vc = a_vc == VcW'(canopy_pkg::VcP2pLo) || a_vc == VcW'(canopy_pkg::VcP2pHi);
     a_hdr_la = a_hdr;
@@ -324,11 +326,11 @@ module canopy_router_input #(
   always_ff @(posedge clk_i) begin
     for (int unsigned v = 0; v < NumVcs; v++) begin
       if (a_valid && a_vc == VcW'(v)) begin
-        count_q[v]   <= cur_count;
-        expect_q[v]  <= cur_expect;
-        bad_q[v]     <= cur_bad;
-        cur_tgt_q[v] <= a_ctl.tgt;
-        cur_ovc_q[v] <= a_ctl.ovc;
+        count_q[v]    <= cur_count;
+        expect_q[v]   <= cur_expect;
+        bad_q[v]      <= cur_bad;
+        cur_port_q[v] <= a_ctl.port;
+        cur_hi_q[v]   <= a_ctl.hi;
       end
     end
   end
@@ -398,14 +400,18 @@ module canopy_router_input #(
   // VC (assuming it wins), else the VC's head; on a link, the arriving flit if that entry
   // is the one arriving. An arriving head's header checks are too slow to wait for here: a
   // bad one may be staged, marked bad, and is never granted.
-  logic [NumVcs-1:0]           cand_valid, cand_ok, pick;
+  //
+  // Preference goes to VCs whose head looked sendable last cycle (hint_q: its output VC
+  // had a credit and, for a head, was free). The hint is a cycle old and only steers the
+  // choice; stage 2 checks exactly.
+  logic [NumVcs-1:0]           cand_valid, cand_ok, pick, hint_q;
   logic [NumVcs-1:0][CtlW-1:0] cand;
   logic [VcW-1:0]              pick_idx;
   wire logic a_body_bad = !cur_head && sel_bad;
 
   always_comb begin
     for (int unsigned v = 0; v < NumVcs; v++) begin
-      logic spec, from_buf, from_rx, bad, hint;
+      logic spec, from_buf, from_rx, bad;
       spec     = s_active && staged_vc_q == VcW'(v);
       from_buf = buf_count[v] > BufCntW'(spec);
       from_rx  = IsLink && !from_buf && buf_count[v] == BufCntW'(spec) && a_valid && a_vc == VcW'(v);
@@ -413,14 +419,22 @@ module canopy_router_input #(
       bad      = from_buf ? cand[v][CtlBad] : a_body_bad;
       cand_valid[v] = (from_buf || from_rx) && !bad && !drain_q[v]
                       && !(s_blocked_q && staged_vc_q == VcW'(v));
-      // Does the output it targets look ready for it?
-      hint = 1'b0;
+      cand_ok[v] = cand_valid[v] && (from_rx || hint_q[v]);
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    for (int unsigned v = 0; v < NumVcs; v++) begin
+      logic [PortW-1:0] port;
+      logic             hi;
+      port = buf_head[v][CtlPort +: PortW];
+      hi   = buf_head[v][CtlHi];
+      hint_q[v] <= 1'b0;
       for (int unsigned o = 0; o < NumOut; o++) begin
-        hint = hint || (cand[v][CtlTgt + o]
-                        && (cand[v][CtlHead] ? hint_head_ok_i[o][cand[v][CtlOvc]]
-                                             : hint_body_ok_i[o][cand[v][CtlOvc]]));
+        if (port == PortW'(o)) begin
+          hint_q[v] <= buf_head[v][CtlHead] ? hint_head_ok_i[o][hi] : hint_body_ok_i[o][hi];
+        end
       end
-      cand_ok[v] = cand_valid[v] && hint;
     end
   end
 
@@ -434,13 +448,21 @@ module canopy_router_input #(
     .grant_idx_o (pick_idx)
   );
 
-  // The picked candidate's control fields: a one-hot AND-OR over the VCs.
-  logic [CtlW-1:0] p_bits;
-  ctl_t            p_ctl;
-  wire logic       p_valid = cand_ok != '0;
+  // The picked candidate's control fields: a one-hot AND-OR over the VCs; its output as a
+  // one-hot vector (decoded per VC before the multiplexer, off the pick's path).
+  logic [CtlW-1:0]   p_bits;
+  logic [NumOut-1:0] p_tgt;
+  ctl_t              p_ctl;
+  wire logic         p_valid = cand_ok != '0;
   always_comb begin
     p_bits = '0;
-    for (int unsigned v = 0; v < NumVcs; v++) p_bits = p_bits | ({CtlW{pick[v]}} & cand[v]);
+    p_tgt  = '0;
+    for (int unsigned v = 0; v < NumVcs; v++) begin
+      logic [NumOut-1:0] tgt;
+      for (int unsigned o = 0; o < NumOut; o++) tgt[o] = cand[v][CtlPort +: PortW] == PortW'(o);
+      p_bits = p_bits | ({CtlW{pick[v]}} & cand[v]);
+      p_tgt  = p_tgt | ({NumOut{pick[v]}} & tgt);
+    end
     p_ctl = ctl_t'(p_bits);
   end
 
@@ -463,8 +485,8 @@ module canopy_router_input #(
     if (load) begin
       staged_bad_q  <= p_ctl.bad;
       staged_vc_q   <= pick_idx;
-      staged_ovc_q  <= p_ctl.ovc;
-      staged_tgt_q  <= p_ctl.tgt;
+      staged_ovc_q  <= vc_of(p_ctl.port, p_ctl.hi);
+      staged_tgt_q  <= p_tgt;
       staged_head_q <= p_ctl.head;
       staged_last_q <= p_ctl.last;
     end
@@ -481,6 +503,32 @@ module canopy_router_input #(
     if (rst_i) credit_o <= '0;
     else       credit_o <= pop;
   end
+
+`ifndef SYNTHESIS
+  // The lookahead route a link head arrives with is what this router's own dimension-order
+  // routing gives (checked in simulation only: the point of lookahead is not to compute it).
+  if (IsLink) begin : gen_la_check
+    localparam int unsigned DorPortW = $clog2(NumPorts);
+    logic [DorPortW-1:0] dor_port;
+    logic [VcW-1:0]      dor_vc;
+    canopy_route_dor #(.NumDims(NumDims), .NumVcs(NumVcs)) u_dor_check (
+      .my_coord_i,
+      .torus_size_i,
+      .dst_i      (rx_hdr.dst),
+      .in_port_i  (DorPortW'(PortIndex)),
+      .in_vc_i    (rx_vc_i),
+      .out_port_o (dor_port),
+      .out_vc_o   (dor_vc)
+    );
+    wire logic la_expected = rx_valid_i && cur_head && !rx_coll_vc && !cur_bad;
+    wire logic [PortW-1:0] dor_full = (rx_hdr.ptype == canopy_pkg::PKT_BCAST_REQ && dor_port == DorPortW'(NumLinks))
+                                      ? PortW'(CollPort) : PortW'(dor_port);
+    wire logic unused_dor_vc = dor_vc[VcW-1];
+    `CANOPY_ASSERT(a_lookahead, !la_expected || (a_port == dor_full
+                                                 && (dor_full == PortW'(CollPort) || a_hi == dor_vc[0])),
+                   "a head arrived with a lookahead route its router would not take")
+  end
+`endif
 
   for (genvar v = 0; v < NumVcs; v++) begin : gen_checks
     `CANOPY_ASSERT(a_drain_not_staged, !(drain_pop[v] && s_active && staged_vc_q == VcW'(v)),
