@@ -26,11 +26,18 @@ module canopy_rr_arbiter #(
   `CANOPY_STATIC_ASSERT(gen_numreq_check, NumReq >= 1, "NumReq must be set")
 
   // prio_q marks the requesters that rank before the rest this cycle: those above the
-  // last winner. Requests among them win first; if none, the lowest request wins.
+  // last winner (a thermometer mask). Requests among them win first; if none, the lowest
+  // request wins. Written as plain prefix ORs, not arithmetic: on an FPGA that maps to a
+  // couple of LUT levels instead of a carry chain.
   logic [NumReq-1:0] prio_q, prio_d;
 
   function automatic logic [NumReq-1:0] lowest_set(input logic [NumReq-1:0] v);
-    lowest_set = v & (~v + 1'b1);
+    logic below;
+    below = 1'b0;
+    for (int unsigned k = 0; k < NumReq; k++) begin
+      lowest_set[k] = v[k] && !below;
+      below = below || v[k];
+    end
   endfunction
 
   wire logic [NumReq-1:0] masked = req_i & prio_q;
@@ -46,7 +53,15 @@ module canopy_rr_arbiter #(
   // Everything strictly above the winner ranks first next time. (A block of its own: the
   // grant must not depend on advance_i, which is usually computed from the grant.)
   always_comb begin
-    prio_d = (advance_i && grant_o != '0) ? ~(grant_o | (grant_o - 1'b1)) : prio_q;
+    logic above;
+    above  = 1'b0;
+    prio_d = prio_q;
+    if (advance_i && grant_o != '0) begin
+      for (int unsigned k = 0; k < NumReq; k++) begin
+        prio_d[k] = above;
+        above = above || grant_o[k];
+      end
+    end
   end
 
   always_ff @(posedge clk_i) begin

@@ -2,9 +2,9 @@
 // receiver and which VCs a packet currently owns (wormhole).
 //
 // Interface contract
-//   - sent_valid_i / sent_vc_i / sent_last_i: the flit leaving on this output this cycle (the
-//     output register). It spends a credit of its VC; a flit that is not a tail leaves its
-//     VC owned by its packet, a tail frees it.
+//   - sent_i[c] / sent_last_i: a flit leaves on this output this cycle on VC c (one-hot or
+//     zero, a register), and whether it is a tail. It spends a credit of its VC; a flit
+//     that is not a tail leaves its VC owned by its packet, a tail frees it.
 //   - credit_i[c]: the receiver freed one slot of VC c (one credit back).
 //   - avail_o[c]: VC c has a credit left for a flit granted this cycle, i.e. beyond the one
 //     the flit leaving now spends. busy_o[c]: VC c is owned by a packet once the flit
@@ -18,13 +18,11 @@
 
 module canopy_output_vc_state #(
   parameter int unsigned NumVcs  = 0,  /// VCs of the output; must be set
-  parameter int unsigned Credits = 0,  /// the receiver's buffer per VC; must be set
-  localparam int unsigned VcW = $clog2(NumVcs)
+  parameter int unsigned Credits = 0   /// the receiver's buffer per VC; must be set
 ) (
   input  wire logic              clk_i,
   input  wire logic              rst_i,
-  input  wire logic              sent_valid_i,
-  input  wire logic [VcW-1:0]    sent_vc_i,
+  input  wire logic [NumVcs-1:0] sent_i,
   input  wire logic              sent_last_i,
   input  wire logic [NumVcs-1:0] credit_i,
   output logic      [NumVcs-1:0] avail_o,
@@ -34,7 +32,7 @@ module canopy_output_vc_state #(
   logic [NumVcs-1:0] busy_q;
 
   for (genvar c = 0; c < NumVcs; c++) begin : gen_vc
-    wire logic sent = sent_valid_i && sent_vc_i == VcW'(c);
+    wire logic sent = sent_i[c];
     canopy_credit_counter #(.Credits(Credits)) u_credits (
       .clk_i,
       .rst_i,
@@ -52,6 +50,8 @@ module canopy_output_vc_state #(
     if (rst_i) busy_q <= '0;
     else       busy_q <= busy_o;
   end
+
+  `CANOPY_ASSERT(a_sent_onehot, $onehot0(sent_i), "two flits sent at once on one output")
 endmodule
 
 `default_nettype wire

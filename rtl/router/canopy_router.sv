@@ -142,7 +142,7 @@ module canopy_router #(
   // What each output sends this cycle (the flit granted last cycle), registered with the
   // grant: credits and VC ownership follow it.
   logic [NumOut-1:0]              sent_valid_q, sent_last_q;
-  logic [NumOut-1:0][VcW-1:0]     sent_vc_q;
+  logic [NumOut-1:0][NumVcs-1:0]  sent_oh_q;      // the VC sent, one-hot, zero when nothing is
   logic [NumOut-1:0][NumVcs-1:0]  avail, busy, credit_back;
   logic [NumVcs-1:0]              coll_rx_credit;
   assign credit_back = {coll_rx_credit, tx_credit_i};
@@ -155,8 +155,7 @@ module canopy_router #(
     ) u_state (
       .clk_i,
       .rst_i,
-      .sent_valid_i (sent_valid_q[o]),
-      .sent_vc_i    (sent_vc_q[o]),
+      .sent_i       (sent_oh_q[o]),
       .sent_last_i  (sent_last_q[o]),
       .credit_i     (credit_back[o]),
       .avail_o      (avail[o]),
@@ -181,8 +180,9 @@ module canopy_router #(
   end
 
   // ---------------------------------------------------------------- inputs (stage 1)
-  logic [NumPorts-1:0]                 in_valid, in_head, in_last, in_won, in_elig;
+  logic [NumPorts-1:0]                 in_hi, in_head, in_last, in_won, in_elig;
   logic [NumPorts-1:0][NumOut-1:0]     in_tgt;
+  logic [NumPorts-1:0][$clog2(NumOut)-1:0] in_port;
   logic [NumPorts-1:0][VcW-1:0]        in_vc;
   logic [NumPorts-1:0][FlitWidth-1:0]  in_flit;
   logic [NumPorts-1:0]                 err_type, err_dst, err_len;
@@ -207,9 +207,10 @@ module canopy_router #(
       .credit_o       (rx_credit_o[i]),
       .hint_head_ok_i (hint_head_ok),
       .hint_body_ok_i (hint_body_ok),
-      .req_valid_o    (in_valid[i]),
       .req_tgt_o      (in_tgt[i]),
+      .req_port_o     (in_port[i]),
       .req_vc_o       (in_vc[i]),
+      .req_hi_o       (in_hi[i]),
       .req_head_o     (in_head[i]),
       .req_last_o     (in_last[i]),
       .req_flit_o     (in_flit[i]),
@@ -239,9 +240,9 @@ module canopy_router #(
   canopy_switch_alloc #(.NumDims(NumDims), .NumVcs(NumVcs)) u_alloc (
     .clk_i,
     .rst_i,
-    .in_valid_i   (in_valid),
     .in_tgt_i     (in_tgt),
-    .in_vc_i      (in_vc),
+    .in_port_i    (in_port),
+    .in_hi_i      (in_hi),
     .in_head_i    (in_head),
     .lane_valid_i (lane_valid),
     .up_valid_i   (up_valid),
@@ -296,8 +297,8 @@ module canopy_router #(
       end
       vc   = vc | ({VcW{grant[o][UpReq]}} & VcW'(canopy_pkg::VcCollUp));
       last = last | (grant[o][UpReq] & up_last);
-      sent_vc_q[o]   <= vc;
       sent_last_q[o] <= last;
+      sent_oh_q[o]   <= grant[o] != '0 ? NumVcs'(1) << vc : '0;
     end
     coll_src_q <= PortW'(grant_idx[CollPort]);
   end
@@ -407,14 +408,12 @@ module canopy_router #(
   end
 
   for (genvar o = 0; o < NumPorts; o++) begin : gen_out_assert
-    `CANOPY_ASSERT(a_coll_down_lane_only, !(sent_valid_q[o] && !grant_q[o][LaneReq]
-                                            && sent_vc_q[o] == VcW'(canopy_pkg::VcCollDown)),
+    `CANOPY_ASSERT(a_coll_down_lane_only, !(!grant_q[o][LaneReq] && sent_oh_q[o][canopy_pkg::VcCollDown]),
                    "an input sent on COLL_DOWN, which only the collective lane may use")
-    `CANOPY_ASSERT(a_sent_vc, !sent_valid_q[o] || sent_vc_q[o] == out_vc[o],
+    `CANOPY_ASSERT(a_sent_vc, !sent_valid_q[o] || sent_oh_q[o] == NumVcs'(1) << out_vc[o],
                    "the output state and the crossbar disagree on the VC sent")
     if (o < NumLinks) begin : gen_link
-      `CANOPY_ASSERT(a_coll_up_lane_only, !(sent_valid_q[o] && !grant_q[o][UpReq]
-                                            && sent_vc_q[o] == VcW'(canopy_pkg::VcCollUp)),
+      `CANOPY_ASSERT(a_coll_up_lane_only, !(!grant_q[o][UpReq] && sent_oh_q[o][canopy_pkg::VcCollUp]),
                      "an input sent on COLL_UP toward a link, which only the up lane may use")
     end
   end

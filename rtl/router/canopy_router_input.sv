@@ -15,8 +15,9 @@
 //     P2P_LO/P2P_HI, or COLL_UP/COLL_DOWN at the collective port). Only a hint: stage 1
 //     prefers VCs whose flit looks sendable; stage 2 decides exactly.
 //   - req_*: the staged flit, this input's one request to stage 2: req_tgt_o is its output,
-//     one-hot over the NumPorts ports and the collective port; req_vc_o the output VC it
-//     must leave on; req_head_o / req_last_o its framing (all registered); req_flit_o its
+//     one-hot over the NumPorts ports and the collective port (all zero when there is no
+//     request), req_port_o the same encoded; req_vc_o the output VC it must leave on,
+//     req_hi_o its bit 0; req_head_o / req_last_o its framing (all registered); req_flit_o its
 //     data, read from the buffer RAM at the staged VC's head (the staged flit is always its
 //     VC's head entry), a multiplexer on registered selects.
 //   - won_i: stage 2 granted the request this cycle (the flit leaves). elig_i: the request
@@ -81,9 +82,10 @@ module canopy_router_input #(
   input  wire logic [NumOut-1:0][1:0]           hint_head_ok_i,
   input  wire logic [NumOut-1:0][1:0]           hint_body_ok_i,
 
-  output logic                                  req_valid_o,
   output logic      [NumOut-1:0]                req_tgt_o,
+  output logic      [$clog2(NumOut)-1:0]        req_port_o,
   output logic      [VcW-1:0]                   req_vc_o,
+  output logic                                  req_hi_o,
   output logic                                  req_head_o,
   output logic                                  req_last_o,
   output logic      [FlitWidth-1:0]             req_flit_o,
@@ -358,14 +360,16 @@ module canopy_router_input #(
   end
 
   // ---------------------------------------------------------------- the staged flit
-  logic                 staged_valid_q, staged_bad_q, staged_head_q, staged_last_q, s_blocked_q;
+  logic                 staged_valid_q, staged_bad_q, staged_head_q, staged_last_q, staged_hi_q, s_blocked_q;
   logic [VcW-1:0]       staged_vc_q, staged_ovc_q;
-  logic [NumOut-1:0]    staged_tgt_q;
+  logic [PortW-1:0]     staged_port_q;
+  logic [NumOut-1:0]    staged_tgt_q;    // zero unless a good flit is staged
   wire logic s_active = staged_valid_q && !staged_bad_q;
 
-  assign req_valid_o = s_active;
   assign req_tgt_o   = staged_tgt_q;
+  assign req_port_o  = staged_port_q;
   assign req_vc_o    = staged_ovc_q;
+  assign req_hi_o    = staged_hi_q;
   assign req_head_o  = staged_head_q;
   assign req_last_o  = staged_last_q;
   always_comb begin
@@ -486,7 +490,9 @@ module canopy_router_input #(
       staged_bad_q  <= p_ctl.bad;
       staged_vc_q   <= pick_idx;
       staged_ovc_q  <= vc_of(p_ctl.port, p_ctl.hi);
-      staged_tgt_q  <= p_tgt;
+      staged_port_q <= p_ctl.port;
+      staged_hi_q   <= p_ctl.hi;
+      staged_tgt_q  <= (p_valid && !p_ctl.bad) ? p_tgt : '0;
       staged_head_q <= p_ctl.head;
       staged_last_q <= p_ctl.last;
     end
@@ -537,6 +543,7 @@ module canopy_router_input #(
                    "staged flit with an empty buffer")
   end
   `CANOPY_ASSERT(a_won_requested, !won_i || s_active, "won without a request")
+  `CANOPY_ASSERT(a_tgt_active, (staged_tgt_q != '0) == s_active, "a request without a staged flit")
   `CANOPY_ASSERT(a_won_eligible, !won_i || elig_i, "won while not eligible")
   `CANOPY_ASSERT(a_staged_head, !s_active || staged_head_q == buf_head[staged_vc_q][CtlHead],
                  "staged flit out of packet framing")

@@ -2,10 +2,14 @@
 // takes this cycle.
 //
 // Interface contract (combinational, plus the arbiters' priority registers)
-//   - Requesters of output o: every input port's staged flit (in_*[i], its output one-hot in
-//     in_tgt_i[i]), the collective unit's send lane of output o (lane_valid_i[o], VC
-//     COLL_DOWN) and, on link outputs, its up lane (up_valid_i, output up_tgt_i, VC COLL_UP).
-//     Requester index: input i = i, the lane = NumPorts, the up lane = NumPorts+1.
+//   - Requesters of output o: every input port's staged flit (in_tgt_i[i]: its output,
+//     one-hot, all zero when the input has none; in_port_i[i] the same encoded; in_hi_i[i]
+//     bit 0 of its output VC; in_head_i[i]: a head), the collective unit's send lane of
+//     output o (lane_valid_i[o], VC COLL_DOWN) and, on link outputs, its up lane
+//     (up_valid_i, output up_tgt_i, VC COLL_UP). Requester index: input i = i, the lane =
+//     NumPorts, the up lane = NumPorts+1. An input's flit leaves a port on P2P_LO/P2P_HI and
+//     enters the collective port on COLL_UP/COLL_DOWN: the two VCs an output takes input
+//     traffic on differ in bit 0.
 //   - avail_i[o][c]: output o's VC c has a credit for a flit granted now; busy_i[o][c]: a
 //     packet owns it (canopy_output_vc_state).
 //   - A request is eligible when its output VC has a credit and, for an input's head flit,
@@ -29,13 +33,13 @@ module canopy_switch_alloc #(
   localparam int unsigned NumPorts = 2 * NumDims + 1,
   localparam int unsigned NumOut = NumPorts + 1,
   localparam int unsigned NumReq = NumPorts + 2,
-  localparam int unsigned VcW = $clog2(NumVcs)
+  localparam int unsigned PortW = $clog2(NumOut)
 ) (
   input  wire logic                              clk_i,
   input  wire logic                              rst_i,
-  input  wire logic [NumPorts-1:0]               in_valid_i,
   input  wire logic [NumPorts-1:0][NumOut-1:0]   in_tgt_i,
-  input  wire logic [NumPorts-1:0][VcW-1:0]      in_vc_i,
+  input  wire logic [NumPorts-1:0][PortW-1:0]    in_port_i,
+  input  wire logic [NumPorts-1:0]               in_hi_i,
   input  wire logic [NumPorts-1:0]               in_head_i,
   input  wire logic [NumPorts-1:0]               lane_valid_i,
   input  wire logic                              up_valid_i,
@@ -58,19 +62,25 @@ module canopy_switch_alloc #(
 
   logic [NumOut-1:0][NumReq-1:0] req;
 
-  // An input's flit leaves a port on P2P_LO or P2P_HI and enters the collective port on
-  // COLL_UP or COLL_DOWN (asserted below): two VCs per output, told apart by bit 0.
-  function automatic logic [VcW-1:0] in_vc_at(input int unsigned o, input logic vc_bit0);
-    in_vc_at = VcW'(o == NumPorts ? canopy_pkg::VcCollUp : canopy_pkg::VcP2pLo) + VcW'(vc_bit0);
-  endfunction
+  // Per output, whether each of its two input VCs can take a head / a body flit now.
+  logic [NumOut-1:0][1:0] ok_head, ok_body;
+  always_comb begin
+    for (int unsigned o = 0; o < NumOut; o++) begin
+      for (int unsigned b = 0; b < 2; b++) begin
+        logic [1:0] c;
+        c = 2'(o == NumPorts ? canopy_pkg::VcCollUp : canopy_pkg::VcP2pLo) + 2'(b);
+        ok_body[o][b] = avail_i[o][c];
+        ok_head[o][b] = avail_i[o][c] && !busy_i[o][c];
+      end
+    end
+  end
 
   always_comb begin
     req = '0;
     for (int unsigned o = 0; o < NumOut; o++) begin
       for (int unsigned i = 0; i < NumPorts; i++) begin
         if (!(i < NumLinks && i == o)) begin
-          req[o][i] = in_valid_i[i] && in_tgt_i[i][o] && avail_i[o][in_vc_at(o, in_vc_i[i][0])]
-                      && !(in_head_i[i] && busy_i[o][in_vc_at(o, in_vc_i[i][0])]);
+          req[o][i] = in_tgt_i[i][o] && (in_head_i[i] ? ok_head[o][in_hi_i[i]] : ok_body[o][in_hi_i[i]]);
         end
       end
       if (o < NumPorts) req[o][LaneReq] = lane_valid_i[o] && avail_i[o][canopy_pkg::VcCollDown];
@@ -89,13 +99,15 @@ module canopy_switch_alloc #(
     );
   end
 
+  // An input names one output (in_port_i, a register): it won if that output's arbiter
+  // chose it, a multiplexer on a registered select.
   always_comb begin
     in_elig_o = '0;
-    in_won_o  = '0;
     for (int unsigned i = 0; i < NumPorts; i++) begin
+      in_won_o[i] = 1'b0;
       for (int unsigned o = 0; o < NumOut; o++) begin
         in_elig_o[i] = in_elig_o[i] || req[o][i];
-        in_won_o[i]  = in_won_o[i] || grant_o[o][i];
+        if (in_port_i[i] == PortW'(o)) in_won_o[i] = grant_o[o][i];
       end
     end
     up_grant_o = 1'b0;
@@ -111,11 +123,8 @@ module canopy_switch_alloc #(
     end
   end
   for (genvar i = 0; i < NumPorts; i++) begin : gen_in_checks
-    `CANOPY_ASSERT(a_one_target, !in_valid_i[i] || $onehot(in_tgt_i[i]), "a request names not one output")
-    `CANOPY_ASSERT(a_in_vc, !in_valid_i[i]
-                   || (in_tgt_i[i][NumPorts] ? in_vc_i[i] >= VcW'(canopy_pkg::VcCollUp)
-                                             : in_vc_i[i] <= VcW'(canopy_pkg::VcP2pHi)),
-                   "an input's flit on a VC its output does not take from inputs")
+    `CANOPY_ASSERT(a_one_target, $onehot0(in_tgt_i[i]), "a request names more than one output")
+    `CANOPY_ASSERT(a_port_matches, in_tgt_i[i] == '0 || in_tgt_i[i][in_port_i[i]], "encoded and one-hot outputs disagree")
     `CANOPY_ASSERT(a_won_once, $onehot0(won_at[i]), "one input granted two outputs")
   end
   for (genvar o = 0; o < NumOut; o++) begin : gen_out_checks
