@@ -89,7 +89,7 @@ module canopy_switch_alloc #(
   end
 
   for (genvar o = 0; o < NumOut; o++) begin : gen_arb
-    canopy_rr_arbiter #(.NumReq(NumReq)) u_arb (
+    canopy_lrg_arbiter #(.NumReq(NumReq)) u_arb (
       .clk_i,
       .rst_i,
       .req_i       (req[o]),
