@@ -5,15 +5,17 @@
 //   buffer (occupancy occ_q) --drain_i frees a slot--> credit pipeline (LinkDelay stages)
 //   --> return_i
 //
-// consume_i and drain_i are free, with the counter's input contract assumed: a flit is
-// sent only while available_o. A drain with an empty buffer frees nothing. LinkDelay 0
-// makes both pipelines wires. Proven (every cycle out of reset):
+// send_i and drain_i are free, with the counter's input contract assumed: a flit is sent
+// only while available_o, or, with Pipelined, decided (claim_i) only while ready_o and
+// sent the cycle after. A drain with an empty buffer frees nothing. LinkDelay 0 makes both
+// pipelines wires. Proven (every cycle out of reset):
 //   - credit conservation: occupancy + flits in flight + credits in flight + the count
 //     == Credits;
 //   - bounds: 0 <= count <= Credits (the count never wraps below 0: with conservation,
 //     a send without a credit would break the sum) and occupancy <= Credits, so no flit
 //     ever reaches a full receiver buffer;
-//   - every credit held is offered (available_o while the count is nonzero);
+//   - every credit held is offered (available_o while the count is nonzero), and ready_o
+//     says exactly whether one is left beyond the flit decided last cycle;
 //   - the counter's own `CANOPY_ASSERTs (no send without a credit, no credit returned
 //     beyond the receiver's depth).
 // The count is read through a tap (formal/README.md).
@@ -22,21 +24,31 @@
 
 module canopy_credit_counter_formal #(
   parameter int unsigned Credits   = 4,  /// the receiver's buffer depth
-  parameter int unsigned LinkDelay = 1   /// pipeline stages each way (0: wires)
+  parameter int unsigned LinkDelay = 1,  /// pipeline stages each way (0: wires)
+  parameter bit          Pipelined = 0   /// the sender decides a flit a cycle before sending it
 ) (
   input wire logic clk_i,
   input wire logic rst_i,
-  input wire logic consume_i,  // the sender sends a flit (assumed only while available_o)
+  input wire logic send_i,     // the sender sends (or, pipelined, decides) a flit, under the contract
   input wire logic drain_i     // the receiver's consumer takes a flit, if there is one
 );
   localparam int unsigned CntW  = $clog2(Credits + 1);
   localparam int unsigned SumW  = 16;  // the sums below cannot wrap: each term is bounded
   localparam int unsigned PipeW = LinkDelay > 0 ? LinkDelay : 1;
 
-  logic available_o, spare_o, return_i;
+  logic available_o, ready_o, return_i, consume_i, claim_i, claim_q;
   canopy_credit_counter #(.Credits(Credits)) dut (
-    .clk_i, .rst_i, .consume_i, .return_i, .available_o, .spare_o
+    .clk_i, .rst_i, .consume_i, .return_i, .available_o, .claim_i, .ready_o
   );
+
+  // The sender: plain, it sends when it decides (only while available_o); pipelined, a
+  // flit decided (claimed, only while ready_o) is sent the next cycle.
+  always_ff @(posedge clk_i) begin
+    if (rst_i) claim_q <= 1'b0;
+    else       claim_q <= claim_i;
+  end
+  assign claim_i   = Pipelined && send_i;
+  assign consume_i = Pipelined ? claim_q : send_i;
 
   // Tap, driven by `connect` in the .sby: dut.count_q.
   /* verilator lint_off UNDRIVEN */
@@ -47,7 +59,7 @@ module canopy_credit_counter_formal #(
   always_ff @(posedge clk_i) started_q <= 1'b1;
   always_comb if (!started_q) assume (rst_i);
   // The counter's input contract.
-  always_comb if (!rst_i) assume (!consume_i || available_o);
+  always_comb if (!rst_i) assume (!send_i || (Pipelined ? ready_o : available_o));
 
   // The link: stage 0 is where a flit (a credit) enters, stage PipeW-1 where it leaves.
   logic [PipeW-1:0] flit_pipe_q, credit_pipe_q;
@@ -93,9 +105,9 @@ module canopy_credit_counter_formal #(
   `CANOPY_ASSERT(p_count_bound, tap_count <= CntW'(Credits), "credits above Credits")
   `CANOPY_ASSERT(p_offered, tap_count == '0 || available_o, "a credit held but not offered")
   // The registered comparisons say exactly what the count says: available_o is a credit
-  // now, spare_o one beyond the flit consume_i spends.
+  // now, ready_o one beyond the flit claimed last cycle (which is being sent now).
   `CANOPY_ASSERT(p_available_exact, available_o == (tap_count != '0), "available_o disagrees with the count")
-  `CANOPY_ASSERT(p_spare_exact, spare_o == (tap_count > CntW'(consume_i)), "spare_o disagrees with the count")
+  `CANOPY_ASSERT(p_ready_exact, ready_o == (tap_count > CntW'(claim_q)), "ready_o disagrees with the count")
   `CANOPY_ASSERT(p_no_rx_overflow, !(flit_arrives && occ_q == SumW'(Credits)),
                  "flit arrived at a full receiver buffer")
 

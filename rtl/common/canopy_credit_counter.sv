@@ -6,8 +6,12 @@
 //   - return_i: the receiver freed one buffer slot (a credit came back).
 //   - Both may happen in the same cycle.
 //   - available_o: at least one credit (a flit may be sent now).
-//   - spare_o: a credit is left beyond the one consume_i spends this cycle, for a flit
-//     decided this cycle and sent the next (a pipelined sender's view).
+//   - For a pipelined sender, which decides a flit in one cycle and sends it the next:
+//     claim_i says a flit was decided this cycle (it will consume next cycle; claim_i may
+//     come late in the cycle, it only feeds a register), and ready_o says a flit decided
+//     this cycle has a credit: one is left beyond those the flits decided earlier will
+//     spend. ready_o is a register. A sender that decides and sends in one cycle ties
+//     claim_i to 0 and leaves ready_o open.
 // Invariant: 0 <= count <= Credits, i.e. the sender never has more flits in flight than
 // the receiver has room for, so the receiver's buffer can never overflow.
 `default_nettype none
@@ -21,7 +25,8 @@ module canopy_credit_counter #(
   input  wire logic consume_i,
   input  wire logic return_i,
   output logic      available_o,
-  output logic      spare_o
+  input  wire logic claim_i,
+  output logic      ready_o
 );
   localparam int unsigned CntW = $clog2(Credits + 1);
   localparam logic [CntW-1:0] Max = CntW'(Credits);
@@ -29,23 +34,27 @@ module canopy_credit_counter #(
   `CANOPY_STATIC_ASSERT(gen_credits_check, Credits >= 1, "Credits must be set")
 
   logic [CntW-1:0] count_q, count_d;
-  // The two comparisons the outputs need, kept in registers so that each output is one
-  // LUT from flip-flops (a sender's allocation reads them in its critical cycle).
-  logic            nonzero_q, two_q;
+  // The comparisons the outputs need, kept in registers so that each output is a
+  // flip-flop (a sender's allocation reads them in its critical cycle).
+  logic            nonzero_q, ready_q;
+  logic            one_d, two_d;
 
   assign count_d     = count_q - CntW'(consume_i) + CntW'(return_i);
+  assign one_d       = count_d != '0;
+  assign two_d       = {1'b0, count_d} >= (CntW + 1)'(2);  // one bit wider: Credits may be 1
   assign available_o = nonzero_q;
-  assign spare_o     = two_q || (nonzero_q && !consume_i);
+  assign ready_o     = ready_q;
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       count_q   <= Max;
       nonzero_q <= 1'b1;
-      two_q     <= Credits >= 2;
+      ready_q   <= 1'b1;
     end else begin
       count_q   <= count_d;
-      nonzero_q <= count_d != '0;
-      two_q     <= {1'b0, count_d} >= (CntW + 1)'(2);  // one bit wider: Credits may be 1
+      nonzero_q <= one_d;
+      // Next cycle the flit claimed now is sent: a credit must be left beyond it.
+      ready_q   <= two_d || (one_d && !claim_i);
     end
   end
 
@@ -54,6 +63,7 @@ module canopy_credit_counter #(
   // in a cycle that also consumes one.
   `CANOPY_ASSERT(a_no_overflow, !(return_i && count_q == Max),
                  "credit returned beyond the receiver's depth")
+  `CANOPY_ASSERT(a_claim_ready, !claim_i || ready_q, "flit decided without a credit")
 endmodule
 
 `default_nettype wire

@@ -49,9 +49,10 @@ module canopy_inj_mux #(
       .consume_i   (consume[v]),
       .return_i    (rx_credit_i[v]),
       .available_o (credit_ok[v]),
-      .spare_o     (unused_spare)
+      .claim_i     (1'b0),
+      .ready_o     (unused_ready)
     );
-    wire logic unused_spare;
+    wire logic unused_ready;
   end
 
   logic [NumIn-1:0] can_send, arb_req, grant;

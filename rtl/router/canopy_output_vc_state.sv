@@ -2,17 +2,18 @@
 // receiver and which VCs a packet currently owns (wormhole).
 //
 // Interface contract
-//   - sent_i[c] / sent_last_i: a flit leaves on this output this cycle on VC c (one-hot or
-//     zero, a register), and whether it is a tail. It spends a credit of its VC; a flit
-//     that is not a tail leaves its VC owned by its packet, a tail frees it.
+//   - grant_i[c] / grant_last_i: stage 2 gives this output to a flit on VC c this cycle
+//     (one-hot or zero; late in the cycle, it only feeds registers), and whether that flit
+//     is a tail. The flit is sent the next cycle.
+//   - sent_i[c]: a flit leaves on VC c this cycle (the one granted last cycle, a register):
+//     it spends a credit.
 //   - credit_i[c]: the receiver freed one slot of VC c (one credit back).
-//   - avail_o[c]: VC c has a credit left for a flit granted this cycle, i.e. beyond the one
-//     the flit leaving now spends. busy_o[c]: VC c is owned by a packet once the flit
-//     leaving now is counted, so only that packet's body flits may follow; a new head waits
-//     for the tail. Both are one LUT level from registers: switch allocation reads them.
-//   - head_o[c]: a flit sent on VC c now would be a head (no packet owns c before it).
-// Credits start full (Credits per VC) out of reset; the count never leaves 0..Credits
-// (canopy_credit_counter asserts both bounds).
+//   - ready_o[c]: a flit granted on VC c this cycle has a credit (beyond those the flits
+//     granted before it will spend). busy_o[c]: a packet owns VC c (its head was granted,
+//     its tail not yet), so only that packet's body flits may follow; a new head waits.
+//     Both are registers: switch allocation reads them at the start of its cycle.
+// Credits start full (Credits per VC) out of reset; canopy_credit_counter keeps the count
+// within 0..Credits and asserts it.
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -22,35 +23,41 @@ module canopy_output_vc_state #(
 ) (
   input  wire logic              clk_i,
   input  wire logic              rst_i,
+  input  wire logic [NumVcs-1:0] grant_i,
+  input  wire logic              grant_last_i,
   input  wire logic [NumVcs-1:0] sent_i,
-  input  wire logic              sent_last_i,
   input  wire logic [NumVcs-1:0] credit_i,
-  output logic      [NumVcs-1:0] avail_o,
-  output logic      [NumVcs-1:0] busy_o,
-  output logic      [NumVcs-1:0] head_o
+  output logic      [NumVcs-1:0] ready_o,
+  output logic      [NumVcs-1:0] busy_o
 );
   logic [NumVcs-1:0] busy_q;
 
   for (genvar c = 0; c < NumVcs; c++) begin : gen_vc
-    wire logic sent = sent_i[c];
+    logic unused_available;
     canopy_credit_counter #(.Credits(Credits)) u_credits (
       .clk_i,
       .rst_i,
-      .consume_i   (sent),
+      .consume_i   (sent_i[c]),
       .return_i    (credit_i[c]),
       .available_o (unused_available),
-      .spare_o     (avail_o[c])
+      .claim_i     (grant_i[c]),
+      .ready_o     (ready_o[c])
     );
-    wire logic unused_available;
-    assign busy_o[c] = sent ? !sent_last_i : busy_q[c];
-    assign head_o[c] = !busy_q[c];
   end
 
+  // A head that is not also a tail takes the VC; a tail frees it.
   always_ff @(posedge clk_i) begin
-    if (rst_i) busy_q <= '0;
-    else       busy_q <= busy_o;
+    if (rst_i) begin
+      busy_q <= '0;
+    end else begin
+      for (int unsigned c = 0; c < NumVcs; c++) begin
+        if (grant_i[c]) busy_q[c] <= !grant_last_i;
+      end
+    end
   end
+  assign busy_o = busy_q;
 
+  `CANOPY_ASSERT(a_grant_onehot, $onehot0(grant_i), "two flits granted one output at once")
   `CANOPY_ASSERT(a_sent_onehot, $onehot0(sent_i), "two flits sent at once on one output")
 endmodule
 

@@ -141,26 +141,26 @@ module canopy_router #(
   // ---------------------------------------------------------------- output VC state
   // What each output sends this cycle (the flit granted last cycle), registered with the
   // grant: credits and VC ownership follow it.
-  logic [NumOut-1:0]              sent_valid_q, sent_last_q;
+  logic [NumOut-1:0]              sent_valid_q;
   logic [NumOut-1:0][NumVcs-1:0]  sent_oh_q;      // the VC sent, one-hot, zero when nothing is
-  logic [NumOut-1:0][NumVcs-1:0]  avail, busy, credit_back;
+  logic [NumOut-1:0][NumVcs-1:0]  avail, busy, credit_back, grant_oh;
+  logic [NumOut-1:0]              grant_last;
   logic [NumVcs-1:0]              coll_rx_credit;
   assign credit_back = {coll_rx_credit, tx_credit_i};
 
   for (genvar o = 0; o < NumOut; o++) begin : gen_out_state
-    logic [NumVcs-1:0] unused_head;
     canopy_output_vc_state #(
       .NumVcs  (NumVcs),
       .Credits (o == CollPort ? CollRxDepth : o == LocalPort ? EjectCredits : LinkBufDepth)
     ) u_state (
       .clk_i,
       .rst_i,
+      .grant_i      (grant_oh[o]),
+      .grant_last_i (grant_last[o]),
       .sent_i       (sent_oh_q[o]),
-      .sent_last_i  (sent_last_q[o]),
       .credit_i     (credit_back[o]),
-      .avail_o      (avail[o]),
-      .busy_o       (busy[o]),
-      .head_o       (unused_head)
+      .ready_o      (avail[o]),
+      .busy_o       (busy[o])
     );
   end
 
@@ -257,6 +257,29 @@ module canopy_router #(
     .up_grant_o   (up_grant)
   );
 
+  // Per output, the VC (one-hot) and framing of the flit granted this cycle: the output
+  // state takes them at the end of the cycle.
+  always_comb begin
+    for (int unsigned o = 0; o < NumOut; o++) begin
+      logic [VcW-1:0] vc;
+      logic           last;
+      vc   = '0;
+      last = 1'b0;
+      for (int unsigned i = 0; i < NumPorts; i++) begin
+        vc   = vc | ({VcW{grant[o][i]}} & in_vc[i]);
+        last = last | (grant[o][i] & in_last[i]);
+      end
+      if (o < NumPorts) begin
+        vc   = vc | ({VcW{grant[o][LaneReq]}} & VcW'(canopy_pkg::VcCollDown));
+        last = last | (grant[o][LaneReq] & lane_last[o]);
+      end
+      vc   = vc | ({VcW{grant[o][UpReq]}} & VcW'(canopy_pkg::VcCollUp));
+      last = last | (grant[o][UpReq] & up_last);
+      grant_oh[o]   = grant[o] != '0 ? NumVcs'(1) << vc : '0;
+      grant_last[o] = last;
+    end
+  end
+
   // The grants, what each requester offered ({vc, last, flit}), and per output the VC and
   // framing of the flit it sends next cycle, all registered: the crossbar and the output
   // state run from these.
@@ -283,22 +306,7 @@ module canopy_router #(
     end
     up_st_q <= {VcW'(canopy_pkg::VcCollUp), up_last, up_flit};
     for (int unsigned o = 0; o < NumOut; o++) begin
-      logic [VcW-1:0] vc;
-      logic           last;
-      vc   = '0;
-      last = 1'b0;
-      for (int unsigned i = 0; i < NumPorts; i++) begin
-        vc   = vc | ({VcW{grant[o][i]}} & in_vc[i]);
-        last = last | (grant[o][i] & in_last[i]);
-      end
-      if (o < NumPorts) begin
-        vc   = vc | ({VcW{grant[o][LaneReq]}} & VcW'(canopy_pkg::VcCollDown));
-        last = last | (grant[o][LaneReq] & lane_last[o]);
-      end
-      vc   = vc | ({VcW{grant[o][UpReq]}} & VcW'(canopy_pkg::VcCollUp));
-      last = last | (grant[o][UpReq] & up_last);
-      sent_last_q[o] <= last;
-      sent_oh_q[o]   <= grant[o] != '0 ? NumVcs'(1) << vc : '0;
+      sent_oh_q[o]   <= grant_oh[o];
     end
     coll_src_q <= PortW'(grant_idx[CollPort]);
   end

@@ -24,9 +24,10 @@ module canopy_unit_credit_counter_tb #(
       .consume_i   (consume_i[k]),
       .return_i    (return_i[k]),
       .available_o (available_o[k]),
-      .spare_o     (unused_spare)
+      .claim_i     (1'b0),
+      .ready_o     (unused_ready)
     );
-    wire logic unused_spare;
+    wire logic unused_ready;
   end
 endmodule
 
