@@ -23,7 +23,8 @@
 //   - won_i: stage 2 granted the request this cycle (the flit leaves). elig_i: the request
 //     was sendable this cycle (credit, and for a head a free output VC), whether or not it
 //     won. Both come late in the cycle; here they only select next-state values.
-//   - err_*_o: one-cycle pulses, one per refused packet, naming the first reason found.
+//   - err_*_o: one-cycle pulses (registered), one per refused packet, naming the first
+//     reason found.
 //
 // Pipeline. A flit is written into its VC buffer as it arrives. In the same cycle stage 1
 // can already pick it (bypass: its VC holds nothing ahead of it), so a flit that meets no
@@ -309,10 +310,20 @@ module canopy_router_input #(
     a_data = a_flit;
     if (cur_head && p2p_vc) a_data[canopy_pkg::WordBits-1:0] = a_hdr_la[canopy_pkg::WordBits-1:0];
 
-    err_bad_type_o = a_valid && cur_head && hdr_bad_type;
-    err_bad_dst_o  = a_valid && cur_head && !hdr_bad_type && (hdr_bad_dst || a_port_bad);
-    err_bad_len_o  = a_valid && ((cur_head && !hdr_bad_type && !hdr_bad_dst && !a_port_bad && hdr_bad_len)
-                                 || (!cur_decided && len_mismatch));
+  end
+
+  // The refusal pulses, registered: counting them is off every flit's path.
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      err_bad_type_o <= 1'b0;
+      err_bad_dst_o  <= 1'b0;
+      err_bad_len_o  <= 1'b0;
+    end else begin
+      err_bad_type_o <= a_valid && cur_head && hdr_bad_type;
+      err_bad_dst_o  <= a_valid && cur_head && !hdr_bad_type && (hdr_bad_dst || a_port_bad);
+      err_bad_len_o  <= a_valid && ((cur_head && !hdr_bad_type && !hdr_bad_dst && !a_port_bad && hdr_bad_len)
+                                    || (!cur_decided && len_mismatch));
+    end
   end
 
   always_ff @(posedge clk_i) begin
