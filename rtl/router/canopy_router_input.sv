@@ -9,11 +9,11 @@
 //     leaves its buffer (forwarded or dropped).
 //   - link_i[p]: static facts about the neighbour through link port p, for the lookahead
 //     routes (see canopy_route_lookahead).
-//   - hint_head_ok_i[o][b] / hint_body_ok_i[o][b]: whether output o's VC looks able to take a
-//     head / a body flit (credits, ownership), from the output state's registers; b is bit 0
-//     of the output VC (each output takes input traffic on two VCs that differ there:
-//     P2P_LO/P2P_HI, or COLL_UP/COLL_DOWN at the collective port). Only a hint: stage 1
-//     prefers VCs whose flit looks sendable; stage 2 decides exactly.
+//   - hint_free_i[o][b]: whether output o's VC looks able to take a new packet (a credit and
+//     no packet owning it), from the output state's registers; b is bit 0 of the output VC
+//     (each output takes input traffic on two VCs that differ there: P2P_LO/P2P_HI, or
+//     COLL_UP/COLL_DOWN at the collective port). Only a hint: stage 1 prefers VCs whose
+//     head looks sendable; stage 2 decides exactly.
 //   - req_*: the staged flit, this input's one request to stage 2: req_tgt_o is its output,
 //     one-hot over the NumPorts ports and the collective port (all zero when there is no
 //     request), req_port_o the same encoded; req_vc_o the output VC it must leave on,
@@ -80,8 +80,7 @@ module canopy_router_input #(
   input  wire logic [VcW-1:0]                   rx_vc_i,
   output logic      [NumVcs-1:0]                credit_o,
 
-  input  wire logic [NumOut-1:0][1:0]           hint_head_ok_i,
-  input  wire logic [NumOut-1:0][1:0]           hint_body_ok_i,
+  input  wire logic [NumOut-1:0][1:0]           hint_free_i,
 
   output logic      [NumOut-1:0]                req_tgt_o,
   output logic      [$clog2(NumOut)-1:0]        req_port_o,
@@ -101,7 +100,6 @@ module canopy_router_input #(
   localparam int unsigned HdrFlits  = (canopy_pkg::HeaderBits + FlitWidth - 1) / FlitWidth;
   localparam int unsigned MaxFlits  = HdrFlits + canopy_pkg::MaxPayloadBytes / FlitBytes;
   localparam int unsigned FlitsW    = $clog2(MaxFlits + 1);
-  localparam int unsigned CountW    = FlitsW + 1;  // saturates above any legal packet
   localparam int unsigned PortW     = $clog2(NumOut);
   localparam int unsigned CollPort  = 2 * NumDims + 1;
   localparam int unsigned BufCntW   = $clog2(BufDepth) + 1;
@@ -243,33 +241,29 @@ module canopy_router_input #(
 
   // Per-VC state of the packet being received.
   logic [NumVcs-1:0]              in_pkt_q;     // between head and tail
-  logic [NumVcs-1:0][CountW-1:0]  count_q;      // flits received so far, saturating
-  logic [NumVcs-1:0][FlitsW-1:0]  expect_q;     // flits the header promised
+  logic [NumVcs-1:0][FlitsW-1:0]  left_q;       // flits its header still calls for
   logic [NumVcs-1:0]              bad_q;        // header refused
   logic [NumVcs-1:0]              decided_q;    // length error already counted
   logic [NumVcs-1:0][PortW-1:0]   cur_port_q;   // the packet's route, for its body flits
   logic [NumVcs-1:0]              cur_hi_q;
 
   logic              cur_head, cur_bad, cur_decided;
-  logic [CountW-1:0] cur_count;
-  logic [FlitsW-1:0] cur_expect;
-  logic              too_long, len_mismatch;
+  logic [FlitsW-1:0] cur_left, left_after;
+  logic              len_mismatch;
   ctl_t              a_ctl;
   logic [FlitWidth-1:0] a_data;   // the flit as written: a P2P head with its next route
 
   // The arriving VC's state, selected by comparison rather than by indexing: an index into
   // an array of 6- or 7-bit elements becomes a multiplier in synthesis.
   logic              sel_bad, sel_in_pkt, sel_decided, sel_hi;
-  logic [CountW-1:0] sel_count;
-  logic [FlitsW-1:0] sel_expect;
+  logic [FlitsW-1:0] sel_left;
   logic [PortW-1:0]  sel_port;
   always_comb begin
     sel_bad     = 1'b0;
     sel_in_pkt  = 1'b0;
     sel_decided = 1'b0;
     sel_hi      = 1'b0;
-    sel_count   = '0;
-    sel_expect  = '0;
+    sel_left    = '0;
     sel_port    = '0;
     for (int unsigned v = 0; v < NumVcs; v++) begin
       if (a_vc == VcW'(v)) begin
@@ -277,8 +271,7 @@ module canopy_router_input #(
         sel_in_pkt  = in_pkt_q[v];
         sel_decided = decided_q[v];
         sel_hi      = cur_hi_q[v];
-        sel_count   = count_q[v];
-        sel_expect  = expect_q[v];
+        sel_left    = left_q[v];
         sel_port    = cur_port_q[v];
       end
     end
@@ -291,11 +284,12 @@ module canopy_router_input #(
     logic p2p_vc;
     cur_head    = !sel_in_pkt;
     cur_bad     = cur_head ? (hdr_bad_type || hdr_bad_dst || hdr_bad_len || a_port_bad) : sel_bad;
-    cur_expect  = cur_head ? hdr_flits : sel_expect;
-    cur_count   = cur_head ? CountW'(1) : (&sel_count) ? sel_count : sel_count + 1'b1;
     cur_decided = !cur_head && sel_decided;
-    too_long     = !cur_bad && cur_count > {1'b0, cur_expect};
-    len_mismatch = !cur_bad && (too_long || (a_last && cur_count != {1'b0, cur_expect}));
+    // The flits still due before this one arrived (a head: the whole packet).
+    cur_left    = cur_head ? hdr_flits : sel_left;
+    left_after  = cur_left == '0 ? '0 : cur_left - 1'b1;
+    // The tail must come with the last flit due; a flit beyond that is one too many.
+    len_mismatch = !cur_bad && (a_last ? cur_left != FlitsW'(1) : cur_left <= FlitsW'(1));
 
     a_ctl.bad  = cur_bad;
     a_ctl.head = cur_head;
@@ -309,7 +303,6 @@ module canopy_router_input #(
     a_hdr_la.la_hi   = next_la_hi;
     a_data = a_flit;
     if (cur_head && p2p_vc) a_data[canopy_pkg::WordBits-1:0] = a_hdr_la[canopy_pkg::WordBits-1:0];
-
   end
 
   // The refusal pulses, registered: counting them is off every flit's path.
@@ -339,8 +332,7 @@ module canopy_router_input #(
   always_ff @(posedge clk_i) begin
     for (int unsigned v = 0; v < NumVcs; v++) begin
       if (a_valid && a_vc == VcW'(v)) begin
-        count_q[v]    <= cur_count;
-        expect_q[v]   <= cur_expect;
+        left_q[v]     <= left_after;
         bad_q[v]      <= cur_bad;
         cur_port_q[v] <= a_ctl.port;
         cur_hi_q[v]   <= a_ctl.hi;
@@ -383,12 +375,7 @@ module canopy_router_input #(
   assign req_hi_o    = staged_hi_q;
   assign req_head_o  = staged_head_q;
   assign req_last_o  = staged_last_q;
-  always_comb begin
-    req_flit_o = '0;
-    for (int unsigned v = 0; v < NumVcs; v++) begin
-      if (staged_vc_q == VcW'(v)) req_flit_o = buf_data[v];
-    end
-  end
+  assign req_flit_o = buf_data[staged_vc_q];
 
   // ---------------------------------------------------------------- drops at the front
   // A packet with a bad header leaves from the front of its buffer, a flit per cycle as it
@@ -416,9 +403,10 @@ module canopy_router_input #(
   // is the one arriving. An arriving head's header checks are too slow to wait for here: a
   // bad one may be staged, marked bad, and is never granted.
   //
-  // Preference goes to VCs whose head looked sendable last cycle (hint_q: its output VC
-  // had a credit and, for a head, was free). The hint is a cycle old and only steers the
-  // choice; stage 2 checks exactly.
+  // Preference goes to VCs whose head looked sendable last cycle (hint_q: a body flit, or a
+  // head whose output VC had a credit and no owner: a packet waiting for an owned output VC
+  // is what blocks most). The hint is a cycle old and only steers the choice; stage 2
+  // checks exactly.
   logic [NumVcs-1:0]           cand_valid, cand_ok, pick, hint_q;
   logic [NumVcs-1:0][CtlW-1:0] cand;
   logic [VcW-1:0]              pick_idx;
@@ -444,12 +432,7 @@ module canopy_router_input #(
       logic             hi;
       port = buf_head[v][CtlPort +: PortW];
       hi   = buf_head[v][CtlHi];
-      hint_q[v] <= 1'b0;
-      for (int unsigned o = 0; o < NumOut; o++) begin
-        if (port == PortW'(o)) begin
-          hint_q[v] <= buf_head[v][CtlHead] ? hint_head_ok_i[o][hi] : hint_body_ok_i[o][hi];
-        end
-      end
+      hint_q[v] <= !buf_head[v][CtlHead] || hint_free_i[port][hi];
     end
   end
 
