@@ -447,7 +447,8 @@ module canopy_router_input #(
   );
 
   // The picked candidate's control fields: a one-hot AND-OR over the VCs; its output as a
-  // one-hot vector (decoded per VC before the multiplexer, off the pick's path).
+  // one-hot vector, zero unless it is a good flit (decoded per VC before the multiplexer,
+  // off the pick's path).
   logic [CtlW-1:0]   p_bits;
   logic [NumOut-1:0] p_tgt;
   ctl_t              p_ctl;
@@ -457,7 +458,9 @@ module canopy_router_input #(
     p_tgt  = '0;
     for (int unsigned v = 0; v < NumVcs; v++) begin
       logic [NumOut-1:0] tgt;
-      for (int unsigned o = 0; o < NumOut; o++) tgt[o] = cand[v][CtlPort +: PortW] == PortW'(o);
+      for (int unsigned o = 0; o < NumOut; o++) begin
+        tgt[o] = cand[v][CtlPort +: PortW] == PortW'(o) && !cand[v][CtlBad];
+      end
       p_bits = p_bits | ({CtlW{pick[v]}} & cand[v]);
       p_tgt  = p_tgt | ({NumOut{pick[v]}} & tgt);
     end
@@ -486,7 +489,7 @@ module canopy_router_input #(
       staged_ovc_q  <= vc_of(p_ctl.port, p_ctl.hi);
       staged_port_q <= p_ctl.port;
       staged_hi_q   <= p_ctl.hi;
-      staged_tgt_q  <= (p_valid && !p_ctl.bad) ? p_tgt : '0;
+      staged_tgt_q  <= p_tgt;                 // zero when nothing good is picked
       staged_head_q <= p_ctl.head;
       staged_last_q <= p_ctl.last;
     end
