@@ -110,7 +110,6 @@ module canopy_router #(
   localparam int unsigned UpReq     = NumPorts + 1;
   localparam int unsigned ReqW      = $clog2(NumReq);
   localparam int unsigned CollRxDepth = 8;
-  localparam int unsigned XbarW     = VcW + 1 + FlitWidth;  // {vc, last, flit}
 
   `CANOPY_STATIC_ASSERT(gen_dims_check, NumDims >= 1 && NumDims <= canopy_pkg::MaxDims,
                         "NumDims must be 1..4")
@@ -183,7 +182,7 @@ module canopy_router #(
   logic [NumPorts-1:0][NumOut-1:0]     in_tgt;
   logic [NumPorts-1:0][$clog2(NumOut)-1:0] in_port;
   logic [NumPorts-1:0][VcW-1:0]        in_vc;
-  logic [NumPorts-1:0][FlitWidth-1:0]  in_flit;
+  logic [NumPorts-1:0][FlitWidth-1:0]  in_st_flit;   // data of last cycle's requests
   logic [NumPorts-1:0]                 err_type, err_dst, err_len;
 
   for (genvar i = 0; i < NumPorts; i++) begin : gen_in
@@ -211,7 +210,7 @@ module canopy_router #(
       .req_hi_o       (in_hi[i]),
       .req_head_o     (in_head[i]),
       .req_last_o     (in_last[i]),
-      .req_flit_o     (in_flit[i]),
+      .st_flit_o      (in_st_flit[i]),
       .won_i          (in_won[i]),
       .elig_i         (in_elig[i]),
       .err_bad_type_o (err_type[i]),
@@ -278,67 +277,67 @@ module canopy_router #(
     end
   end
 
-  // The grants, what each requester offered ({vc, last, flit}), and per output the VC and
-  // framing of the flit it sends next cycle, all registered: the crossbar and the output
-  // state run from these.
+  // The grants and per output the VC and framing of the flit it sends next cycle, all
+  // registered: the crossbar and the output state run from these. The flits themselves
+  // are registered where they are: an input's data RAM reads the requesting flit every
+  // cycle (st_flit_o), and the lanes' flits are captured here.
   logic [NumOut-1:0][NumReq-1:0]      grant_q;
-  logic [NumPorts-1:0][XbarW-1:0]     in_st_q;
-  logic [NumPorts-1:0][XbarW-1:0]     lane_st_q;
-  logic [XbarW-1:0]                   up_st_q;
+  logic [NumOut-1:0]                  sent_last_q;
+  logic [NumPorts-1:0][FlitWidth-1:0] lane_st_q;
+  logic [FlitWidth-1:0]               up_st_q;
   logic [PortW-1:0]                   coll_src_q;  // the input the collective port's flit came from
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       grant_q      <= '0;
       sent_valid_q <= '0;
+      sent_oh_q    <= '0;
     end else begin
-      grant_q <= grant;
+      grant_q   <= grant;
+      sent_oh_q <= grant_oh;
       for (int unsigned o = 0; o < NumOut; o++) sent_valid_q[o] <= grant[o] != '0;
     end
   end
 
   always_ff @(posedge clk_i) begin
-    for (int unsigned i = 0; i < NumPorts; i++) in_st_q[i] <= {in_vc[i], in_last[i], in_flit[i]};
-    for (int unsigned o = 0; o < NumPorts; o++) begin
-      lane_st_q[o] <= {VcW'(canopy_pkg::VcCollDown), lane_last[o], lane_flit[o]};
-    end
-    up_st_q <= {VcW'(canopy_pkg::VcCollUp), up_last, up_flit};
-    for (int unsigned o = 0; o < NumOut; o++) begin
-      sent_oh_q[o]   <= grant_oh[o];
-    end
-    coll_src_q <= PortW'(grant_idx[CollPort]);
+    sent_last_q <= grant_last;
+    lane_st_q   <= lane_flit;
+    up_st_q     <= up_flit;
+    coll_src_q  <= PortW'(grant_idx[CollPort]);
   end
 
   // ---------------------------------------------------------------- crossbar (stage 3)
-  // Each output's sources: the inputs' staged flits, its lane, the up lane.
-  logic [NumOut-1:0][NumReq-1:0][XbarW-1:0] xbar_src;
-  logic [NumOut-1:0][XbarW-1:0]             xbar_out;
+  // Each output's sources: the inputs' flits, its lane, the up lane.
+  logic [NumOut-1:0][NumReq-1:0][FlitWidth-1:0] xbar_src;
+  logic [NumOut-1:0][FlitWidth-1:0]             out_flit;
   always_comb begin
     for (int unsigned o = 0; o < NumOut; o++) begin
-      for (int unsigned i = 0; i < NumPorts; i++) xbar_src[o][i] = in_st_q[i];
+      for (int unsigned i = 0; i < NumPorts; i++) xbar_src[o][i] = in_st_flit[i];
       xbar_src[o][LaneReq] = '0;
       if (o < NumPorts) xbar_src[o][LaneReq] = lane_st_q[o];
       xbar_src[o][UpReq] = up_st_q;
     end
   end
   for (genvar o = 0; o < NumOut; o++) begin : gen_xbar
-    canopy_crossbar #(.NumIn(NumReq), .Width(XbarW)) u_xbar (
+    canopy_crossbar #(.NumIn(NumReq), .Width(FlitWidth)) u_xbar (
       .sel_i  (grant_q[o]),
       .data_i (xbar_src[o]),
-      .data_o (xbar_out[o])
+      .data_o (out_flit[o])
     );
   end
 
-  logic [NumOut-1:0][FlitWidth-1:0] out_flit;
-  logic [NumOut-1:0]                out_last;
-  logic [NumOut-1:0][VcW-1:0]       out_vc;
+  // The VC and framing on each output come from the output's own registers.
+  logic [NumOut-1:0][VcW-1:0] out_vc;
   always_comb begin
-    for (int unsigned o = 0; o < NumOut; o++) {out_vc[o], out_last[o], out_flit[o]} = xbar_out[o];
+    for (int unsigned o = 0; o < NumOut; o++) begin
+      out_vc[o] = '0;
+      for (int unsigned c = 0; c < NumVcs; c++) if (sent_oh_q[o][c]) out_vc[o] = VcW'(c);
+    end
   end
 
   assign tx_valid_o = sent_valid_q[NumPorts-1:0];
   assign tx_flit_o  = out_flit[NumPorts-1:0];
-  assign tx_last_o  = out_last[NumPorts-1:0];
+  assign tx_last_o  = sent_last_q[NumPorts-1:0];
   assign tx_vc_o    = out_vc[NumPorts-1:0];
 
   // ---------------------------------------------------------------- collective unit
@@ -358,7 +357,7 @@ module canopy_router #(
     .my_coord_i,
     .rx_valid_i          (sent_valid_q[CollPort]),
     .rx_flit_i           (out_flit[CollPort]),
-    .rx_last_i           (out_last[CollPort]),
+    .rx_last_i           (sent_last_q[CollPort]),
     .rx_vc_i             (out_vc[CollPort]),
     .rx_port_i           (coll_src_q),
     .rx_credit_o         (coll_rx_credit),
@@ -416,8 +415,7 @@ module canopy_router #(
   for (genvar o = 0; o < NumPorts; o++) begin : gen_out_assert
     `CANOPY_ASSERT(a_coll_down_lane_only, !(!grant_q[o][LaneReq] && sent_oh_q[o][canopy_pkg::VcCollDown]),
                    "an input sent on COLL_DOWN, which only the collective lane may use")
-    `CANOPY_ASSERT(a_sent_vc, !sent_valid_q[o] || sent_oh_q[o] == NumVcs'(1) << out_vc[o],
-                   "the output state and the crossbar disagree on the VC sent")
+    `CANOPY_ASSERT(a_sent_vc, sent_valid_q[o] == (sent_oh_q[o] != '0), "a flit sent on no VC")
     if (o < NumLinks) begin : gen_link
       `CANOPY_ASSERT(a_coll_up_lane_only, !(!grant_q[o][UpReq] && sent_oh_q[o][canopy_pkg::VcCollUp]),
                      "an input sent on COLL_UP toward a link, which only the up lane may use")

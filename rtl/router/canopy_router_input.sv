@@ -17,9 +17,10 @@
 //   - req_*: the staged flit, this input's one request to stage 2: req_tgt_o is its output,
 //     one-hot over the NumPorts ports and the collective port (all zero when there is no
 //     request), req_port_o the same encoded; req_vc_o the output VC it must leave on,
-//     req_hi_o its bit 0; req_head_o / req_last_o its framing (all registered); req_flit_o its
-//     data, read from the buffer RAM at the staged VC's head (the staged flit is always its
-//     VC's head entry), a multiplexer on registered selects.
+//     req_hi_o its bit 0; req_head_o / req_last_o its framing (all registers).
+//   - st_flit_o: the data of the flit that requested in the previous cycle, read from the
+//     input's data RAM (block RAM, registered read): if that request was granted, this is
+//     what the crossbar sends now.
 //   - won_i: stage 2 granted the request this cycle (the flit leaves). elig_i: the request
 //     was sendable this cycle (credit, and for a head a free output VC), whether or not it
 //     won. Both come late in the cycle; here they only select next-state values.
@@ -88,7 +89,7 @@ module canopy_router_input #(
   output logic                                  req_hi_o,
   output logic                                  req_head_o,
   output logic                                  req_last_o,
-  output logic      [FlitWidth-1:0]             req_flit_o,
+  output logic      [FlitWidth-1:0]             st_flit_o,
   input  wire logic                             won_i,
   input  wire logic                             elig_i,
 
@@ -341,24 +342,27 @@ module canopy_router_input #(
   end
 
   // ---------------------------------------------------------------- VC buffers
+  // Per VC the bookkeeping and control fields (canopy_vc_fifo); the flits themselves in one
+  // data RAM per input, VC v owning slots [v*BufDepth, (v+1)*BufDepth).
+  localparam int unsigned PtrW = $clog2(BufDepth);
   logic [NumVcs-1:0]                 push, pop;
   logic [NumVcs-1:0][BufCntW-1:0]    buf_count;
+  logic [NumVcs-1:0][PtrW-1:0]       buf_wr, buf_rd;
   logic [NumVcs-1:0][CtlW-1:0]       buf_head, buf_next;
-  logic [NumVcs-1:0][FlitWidth-1:0]  buf_data;
 
   for (genvar v = 0; v < NumVcs; v++) begin : gen_buf
     assign push[v] = a_valid && a_vc == VcW'(v);
-    canopy_vc_fifo #(.Width(FlitWidth), .CtlW(CtlW), .Depth(BufDepth)) u_fifo (
+    canopy_vc_fifo #(.CtlW(CtlW), .Depth(BufDepth)) u_fifo (
       .clk_i,
       .rst_i,
       .push_i      (push[v]),
-      .push_data_i (a_data),
       .push_ctl_i  (CtlW'(a_ctl)),
       .pop_i       (pop[v]),
       .count_o     (buf_count[v]),
+      .wr_ptr_o    (buf_wr[v]),
+      .rd_ptr_o    (buf_rd[v]),
       .head_ctl_o  (buf_head[v]),
-      .next_ctl_o  (buf_next[v]),
-      .head_data_o (buf_data[v])
+      .next_ctl_o  (buf_next[v])
     );
   end
 
@@ -375,7 +379,19 @@ module canopy_router_input #(
   assign req_hi_o    = staged_hi_q;
   assign req_head_o  = staged_head_q;
   assign req_last_o  = staged_last_q;
-  assign req_flit_o = buf_data[staged_vc_q];
+
+  // The data RAM: written as flits arrive; read every cycle at the requesting flit's slot
+  // (the staged flit is always its VC's head), so the flit is there the next cycle, when
+  // the crossbar takes it if it won. The read address comes from registers only.
+  canopy_sdp_ram #(.Width(FlitWidth), .Depth(NumVcs * BufDepth)) u_data (
+    .clk_i,
+    .we_i    (a_valid),
+    .waddr_i ({a_vc, buf_wr[a_vc]}),
+    .wdata_i (a_data),
+    .re_i    (1'b1),
+    .raddr_i ({staged_vc_q, buf_rd[staged_vc_q]}),
+    .rdata_o (st_flit_o)
+  );
 
   // ---------------------------------------------------------------- drops at the front
   // A packet with a bad header leaves from the front of its buffer, a flit per cycle as it

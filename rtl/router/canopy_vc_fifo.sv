@@ -1,22 +1,23 @@
-// canopy_vc_fifo: one virtual channel's input buffer, in distributed RAM, with its first two
-// entries' control fields readable at once.
+// canopy_vc_fifo: one virtual channel's input buffer bookkeeping: its pointers into the
+// input's shared data RAM, and its entries' control fields, with the first two readable
+// at once.
 //
 // Interface contract
-//   - push_i: push_data_i/push_ctl_i enter at the tail. Legal only when count_o < Depth
-//     (the sender's credits guarantee it; asserted).
+//   - push_i / push_ctl_i: an entry enters at the tail (its data goes into the data RAM at
+//     wr_ptr_o, by the caller). Legal only when count_o < Depth (the sender's credits
+//     guarantee it; asserted).
 //   - pop_i: the head entry leaves. Legal only when count_o >= 1. pop_i may come late in
 //     the cycle: it only enables registers and selects their next values.
-//   - count_o: entries held (registered).
+//   - count_o: entries held; wr_ptr_o / rd_ptr_o: the tail and head slots (all registers).
 //   - head_ctl_o / next_ctl_o: control fields of entries 0 and 1 (meaningful when count_o
-//     >= 1 / >= 2); head_data_o: entry 0's data. All three are asynchronous reads of the
-//     RAM at read pointers that are registers, so they are valid early in the cycle.
-// Push and pop may happen in the same cycle. Depth is a power of two so the pointers wrap
-// for free. An entry pushed this cycle is readable from the next (the caller bypasses it).
+//     >= 1 / >= 2), asynchronous reads of distributed RAM at registered read pointers, so
+//     they are valid early in the cycle. An entry pushed this cycle is readable from the
+//     next (the caller bypasses it).
+// Depth is a power of two so the pointers wrap for free.
 `default_nettype none
 `include "canopy_assert.svh"
 
 module canopy_vc_fifo #(
-  parameter int unsigned Width = 0,  /// data bits per entry; must be set
   parameter int unsigned CtlW  = 0,  /// control bits per entry; must be set
   parameter int unsigned Depth = 0,  /// entries, a power of two >= 4; must be set
   localparam int unsigned PtrW = $clog2(Depth),
@@ -25,32 +26,27 @@ module canopy_vc_fifo #(
   input  wire logic             clk_i,
   input  wire logic             rst_i,
   input  wire logic             push_i,
-  input  wire logic [Width-1:0] push_data_i,
   input  wire logic [CtlW-1:0]  push_ctl_i,
   input  wire logic             pop_i,
   output logic      [CntW-1:0]  count_o,
+  output logic      [PtrW-1:0]  wr_ptr_o,
+  output logic      [PtrW-1:0]  rd_ptr_o,
   output logic      [CtlW-1:0]  head_ctl_o,
-  output logic      [CtlW-1:0]  next_ctl_o,
-  output logic      [Width-1:0] head_data_o
+  output logic      [CtlW-1:0]  next_ctl_o
 );
   `CANOPY_STATIC_ASSERT(gen_depth_check, Depth >= 4 && (Depth & (Depth - 1)) == 0,
                         "Depth must be a power of two >= 4")
 
-  logic [Width-1:0] data_mem [Depth];
-  logic [CtlW-1:0]  ctl_mem  [Depth];
+  logic [CtlW-1:0]  ctl_mem [Depth];
   logic [PtrW-1:0]  wr_ptr_q, rd_ptr_q, rd_next_q;  // rd_next_q = rd_ptr_q + 1, kept as a register
   logic [CntW-1:0]  count_q;
 
   always_ff @(posedge clk_i) begin
-    if (push_i) begin
-      data_mem[wr_ptr_q] <= push_data_i;
-      ctl_mem[wr_ptr_q]  <= push_ctl_i;
-    end
+    if (push_i) ctl_mem[wr_ptr_q] <= push_ctl_i;
   end
 
-  assign head_data_o = data_mem[rd_ptr_q];
-  assign head_ctl_o  = ctl_mem[rd_ptr_q];
-  assign next_ctl_o  = ctl_mem[rd_next_q];
+  assign head_ctl_o = ctl_mem[rd_ptr_q];
+  assign next_ctl_o = ctl_mem[rd_next_q];
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -72,7 +68,9 @@ module canopy_vc_fifo #(
     end
   end
 
-  assign count_o = count_q;
+  assign count_o  = count_q;
+  assign wr_ptr_o = wr_ptr_q;
+  assign rd_ptr_o = rd_ptr_q;
 
   // A full buffer's sender holds no credit, even in a cycle that frees a slot (the credit
   // for it goes back only the next cycle).
