@@ -345,61 +345,92 @@ module canopy_router_input #(
   // Per VC the bookkeeping and control fields (canopy_vc_fifo); the flits themselves in one
   // data RAM per input, VC v owning slots [v*BufDepth, (v+1)*BufDepth).
   localparam int unsigned PtrW = $clog2(BufDepth);
-  logic [NumVcs-1:0]                 push, pop;
-  logic [NumVcs-1:0][BufCntW-1:0]    buf_count;
+  logic [NumVcs-1:0]                 push, pop, stage, rewind, rewind_over, cand_in, none_out;
+  logic [NumVcs-1:0][BufCntW-1:0]    buf_count, spec_ptr;
   logic [NumVcs-1:0][PtrW-1:0]       buf_wr, buf_rd;
-  logic [NumVcs-1:0][CtlW-1:0]       buf_head, buf_next;
+  logic [NumVcs-1:0][CtlW-1:0]       buf_head, cand_ctl;
+
+  // ---------------------------------------------------------------- stage 1 and its outcome
+  // S, the staged flit, is this input's request in stage 2. Stage 1 picks the next one every
+  // cycle, assuming S wins: a VC's candidate is the entry behind everything it has handed
+  // out. The cycle after a request, its outcome (registered) settles it: won, the entry is
+  // committed (popped, its credit returned); lost, its VC rewinds to it, so it is the
+  // candidate again, and the flit of that VC staged behind it meanwhile is squashed (it
+  // must not overtake). A flit that could not be sent at all (no credit, output VC held)
+  // makes its VC sit out one cycle of stage 1, so a blocked VC never holds up the others:
+  // the VCs stay independent, which the deadlock-freedom argument (docs/router.md) needs.
+  // Nothing here waits for stage 2 within a cycle: the outcome arrives registered.
+  logic                 s_valid_q, s_bad_q, s_head_q, s_last_q, s_hi_q;
+  logic [VcW-1:0]       s_vc_q, s_ovc_q;
+  logic [BufCntW-1:0]   s_ptr_q;
+  logic [CtlW-1:0]      s_ctl_q;
+  logic [PortW-1:0]     s_port_q;
+  logic [NumOut-1:0]    s_tgt_q;       // zero unless S is a request this cycle
+  logic                 p_req_q, p_won_q, p_elig_q;
+  logic [VcW-1:0]       p_vc_q;
+  logic [BufCntW-1:0]   p_ptr_q;
+  logic [CtlW-1:0]      p_ctl_q;
+  logic                 same_q;        // S is from the same VC as the previous request
+
+  // The previous request's outcome.
+  wire logic lost    = p_req_q && !p_won_q;
+  wire logic squash  = lost && same_q;   // S is the flit behind a flit that lost
+  wire logic s_req   = s_valid_q && !s_bad_q && !squash;
 
   for (genvar v = 0; v < NumVcs; v++) begin : gen_buf
-    assign push[v] = a_valid && a_vc == VcW'(v);
+    assign push[v]        = a_valid && a_vc == VcW'(v);
+    assign rewind[v]      = lost && p_vc_q == VcW'(v);
+    assign rewind_over[v] = rewind[v] && same_q;
     canopy_vc_fifo #(.CtlW(CtlW), .Depth(BufDepth)) u_fifo (
       .clk_i,
       .rst_i,
-      .push_i      (push[v]),
-      .push_ctl_i  (CtlW'(a_ctl)),
-      .pop_i       (pop[v]),
-      .count_o     (buf_count[v]),
-      .wr_ptr_o    (buf_wr[v]),
-      .rd_ptr_o    (buf_rd[v]),
-      .head_ctl_o  (buf_head[v]),
-      .next_ctl_o  (buf_next[v])
+      .push_i            (push[v]),
+      .push_ctl_i        (CtlW'(a_ctl)),
+      .stage_i           (stage[v]),
+      .rewind_i          (rewind[v]),
+      .rewind_ptr_i      (p_ptr_q),
+      .rewind_ctl_i      (p_ctl_q),
+      .rewind_over_i     (rewind_over[v]),
+      .rewind_over_ctl_i (s_ctl_q),
+      .pop_i             (pop[v]),
+      .count_o           (buf_count[v]),
+      .wr_ptr_o          (buf_wr[v]),
+      .rd_ptr_o          (buf_rd[v]),
+      .spec_ptr_o        (spec_ptr[v]),
+      .cand_o            (cand_in[v]),
+      .cand_ctl_o        (cand_ctl[v]),
+      .head_ctl_o        (buf_head[v]),
+      .none_out_o        (none_out[v])
     );
   end
 
-  // ---------------------------------------------------------------- the staged flit
-  logic                 staged_valid_q, staged_bad_q, staged_head_q, staged_last_q, staged_hi_q, s_blocked_q;
-  logic [VcW-1:0]       staged_vc_q, staged_ovc_q;
-  logic [PortW-1:0]     staged_port_q;
-  logic [NumOut-1:0]    staged_tgt_q;    // zero unless a good flit is staged
-  wire logic s_active = staged_valid_q && !staged_bad_q;
+  assign req_tgt_o   = s_tgt_q;
+  assign req_port_o  = s_port_q;
+  assign req_vc_o    = s_ovc_q;
+  assign req_hi_o    = s_hi_q;
+  assign req_head_o  = s_head_q;
+  assign req_last_o  = s_last_q;
 
-  assign req_tgt_o   = staged_tgt_q;
-  assign req_port_o  = staged_port_q;
-  assign req_vc_o    = staged_ovc_q;
-  assign req_hi_o    = staged_hi_q;
-  assign req_head_o  = staged_head_q;
-  assign req_last_o  = staged_last_q;
-
-  // The data RAM: written as flits arrive; read every cycle at the requesting flit's slot
-  // (the staged flit is always its VC's head), so the flit is there the next cycle, when
-  // the crossbar takes it if it won. The read address comes from registers only.
+  // The data RAM: written as flits arrive; read every cycle at S's slot, so the flit is there
+  // the next cycle, when the crossbar takes it if it won. The read address is registers.
   canopy_sdp_ram #(.Width(FlitWidth), .Depth(NumVcs * BufDepth)) u_data (
     .clk_i,
     .we_i    (a_valid),
     .waddr_i ({a_vc, buf_wr[a_vc]}),
     .wdata_i (a_data),
     .re_i    (1'b1),
-    .raddr_i ({staged_vc_q, buf_rd[staged_vc_q]}),
+    .raddr_i ({s_vc_q, s_ptr_q[PtrW-1:0]}),
     .rdata_o (st_flit_o)
   );
 
   // ---------------------------------------------------------------- drops at the front
   // A packet with a bad header leaves from the front of its buffer, a flit per cycle as it
-  // arrives, never staged.
+  // arrives, never staged: handed out and popped at once.
   logic [NumVcs-1:0] drain_q, drain_pop;
   always_comb begin
     for (int unsigned v = 0; v < NumVcs; v++) begin
-      drain_pop[v] = buf_count[v] != '0 && (drain_q[v] || (buf_head[v][CtlHead] && buf_head[v][CtlBad]));
+      drain_pop[v] = buf_count[v] != '0 && none_out[v]
+                     && (drain_q[v] || (buf_head[v][CtlHead] && buf_head[v][CtlBad]));
     end
   end
 
@@ -414,63 +445,60 @@ module canopy_router_input #(
   end
 
   // ---------------------------------------------------------------- stage 1: pick a VC
-  // Each VC's candidate: the entry after the staged flit if the staged flit is from this
-  // VC (assuming it wins), else the VC's head; on a link, the arriving flit if that entry
-  // is the one arriving. An arriving head's header checks are too slow to wait for here: a
-  // bad one may be staged, marked bad, and is never granted.
-  //
-  // Preference goes to VCs whose head looked sendable last cycle (hint_q: a body flit, or a
-  // head whose output VC had a credit and no owner: a packet waiting for an owned output VC
-  // is what blocks most). The hint is a cycle old and only steers the choice; stage 2
-  // checks exactly.
-  logic [NumVcs-1:0]           cand_valid, cand_ok, pick, hint_q;
+  // Preference goes to VCs whose candidate looked sendable last cycle (hint_q: a body flit,
+  // or a head whose output VC had a credit and no owner: a packet waiting for an owned
+  // output VC is what blocks most). The hint is a cycle old and only steers the choice;
+  // stage 2 checks exactly. An arriving flit that is its VC's candidate may be picked the
+  // cycle it arrives (its header checks are too slow to wait for: a bad one is staged
+  // marked bad, never requests, and rewinds).
+  logic [NumVcs-1:0]           from_rx, cand_ok, pick, hint_q;
   logic [NumVcs-1:0][CtlW-1:0] cand;
   logic [VcW-1:0]              pick_idx;
   wire logic a_body_bad = !cur_head && sel_bad;
 
   always_comb begin
     for (int unsigned v = 0; v < NumVcs; v++) begin
-      logic spec, from_buf, from_rx, bad;
-      spec     = s_active && staged_vc_q == VcW'(v);
-      from_buf = buf_count[v] > BufCntW'(spec);
-      from_rx  = IsLink && !from_buf && buf_count[v] == BufCntW'(spec) && a_valid && a_vc == VcW'(v);
-      cand[v]  = from_buf ? (spec ? buf_next[v] : buf_head[v]) : CtlW'(a_ctl);
-      bad      = from_buf ? cand[v][CtlBad] : a_body_bad;
-      cand_valid[v] = (from_buf || from_rx) && !bad && !drain_q[v]
-                      && !(s_blocked_q && staged_vc_q == VcW'(v));
-      cand_ok[v] = cand_valid[v] && (from_rx || hint_q[v]);
+      logic bad, sits_out;
+      from_rx[v] = !cand_in[v] && a_valid && a_vc == VcW'(v);
+      cand[v]    = cand_in[v] ? cand_ctl[v] : CtlW'(a_ctl);
+      bad        = cand_in[v] ? cand[v][CtlBad] : a_body_bad;
+      sits_out   = lost && !p_elig_q && p_vc_q == VcW'(v);
+      cand_ok[v] = (cand_in[v] ? hint_q[v] : from_rx[v]) && !bad && !drain_q[v] && !sits_out;
     end
   end
 
   always_ff @(posedge clk_i) begin
     for (int unsigned v = 0; v < NumVcs; v++) begin
-      logic [PortW-1:0] port;
-      logic             hi;
-      port = buf_head[v][CtlPort +: PortW];
-      hi   = buf_head[v][CtlHi];
-      hint_q[v] <= !buf_head[v][CtlHead] || hint_free_i[port][hi];
+      logic free;
+      free = 1'b0;
+      for (int unsigned o = 0; o < NumOut; o++) begin
+        if (cand[v][CtlPort +: PortW] == PortW'(o)) free = hint_free_i[o][cand[v][CtlHi]];
+      end
+      hint_q[v] <= !cand[v][CtlHead] || free;
     end
   end
 
-  logic load;
   canopy_rr_arbiter #(.NumReq(NumVcs)) u_pick (
     .clk_i,
     .rst_i,
     .req_i       (cand_ok),
-    .advance_i   (load && cand_ok != '0),
+    .advance_i   (cand_ok != '0),
     .grant_o     (pick),
     .grant_idx_o (pick_idx)
   );
+  assign stage = pick | drain_pop;
 
-  // The picked candidate's control fields: a one-hot AND-OR over the VCs; its output as a
-  // one-hot vector, zero unless it is a good flit (decoded per VC before the multiplexer,
-  // off the pick's path).
-  logic [CtlW-1:0]   p_bits;
-  logic [NumOut-1:0] p_tgt;
-  ctl_t              p_ctl;
-  wire logic         p_valid = cand_ok != '0;
+  // The picked candidate: control fields and slot by a one-hot AND-OR over the VCs; its
+  // output as a one-hot vector, zero unless it is a good flit (decoded per VC before the
+  // multiplexer, off the pick's path).
+  logic [CtlW-1:0]    p_bits;
+  logic [BufCntW-1:0] p_ptr;
+  logic [NumOut-1:0]  p_tgt;
+  ctl_t               p_ctl;
+  wire logic          p_valid = cand_ok != '0;
   always_comb begin
     p_bits = '0;
+    p_ptr  = '0;
     p_tgt  = '0;
     for (int unsigned v = 0; v < NumVcs; v++) begin
       logic [NumOut-1:0] tgt;
@@ -478,43 +506,55 @@ module canopy_router_input #(
         tgt[o] = cand[v][CtlPort +: PortW] == PortW'(o) && !cand[v][CtlBad];
       end
       p_bits = p_bits | ({CtlW{pick[v]}} & cand[v]);
+      p_ptr  = p_ptr | ({BufCntW{pick[v]}} & spec_ptr[v]);
       p_tgt  = p_tgt | ({NumOut{pick[v]}} & tgt);
     end
     p_ctl = ctl_t'(p_bits);
   end
 
-  // The staged flit makes way when it leaves, when there is none, or when it cannot be
-  // sent and another VC has a flit (a flit of its own VC would be the speculative one
-  // behind it, which must not overtake it).
-  assign load = !s_active || won_i || (!elig_i && p_valid && pick_idx != staged_vc_q);
+  // S takes the pick every cycle. Its request is void if it is from the VC of the flit
+  // staged now and that flit will rewind (it does not win: lost, or bad): decided here from
+  // the late won_i, into a register.
+  wire logic same_d  = p_valid && s_valid_q && pick_idx == s_vc_q;
+  wire logic void_d  = same_d && !squash && !won_i;
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      staged_valid_q <= 1'b0;
-      s_blocked_q    <= 1'b0;
+      s_valid_q <= 1'b0;
+      s_tgt_q   <= '0;
+      p_req_q   <= 1'b0;
+      p_won_q   <= 1'b0;
+      same_q    <= 1'b0;
     end else begin
-      if (load) staged_valid_q <= p_valid;
-      s_blocked_q <= !load && !elig_i;
+      s_valid_q <= p_valid;
+      s_tgt_q   <= void_d ? '0 : p_tgt;
+      same_q    <= same_d;
+      // A bad S counts as a request that lost, so its VC rewinds to it and drops it.
+      p_req_q   <= s_valid_q && !squash;
+      p_won_q   <= won_i;
     end
   end
 
   always_ff @(posedge clk_i) begin
-    if (load) begin
-      staged_bad_q  <= p_ctl.bad;
-      staged_vc_q   <= pick_idx;
-      staged_ovc_q  <= vc_of(p_ctl.port, p_ctl.hi);
-      staged_port_q <= p_ctl.port;
-      staged_hi_q   <= p_ctl.hi;
-      staged_tgt_q  <= p_tgt;                 // zero when nothing good is picked
-      staged_head_q <= p_ctl.head;
-      staged_last_q <= p_ctl.last;
-    end
+    s_bad_q  <= p_ctl.bad;
+    s_vc_q   <= pick_idx;
+    s_ptr_q  <= p_ptr;
+    s_ctl_q  <= p_bits;
+    s_ovc_q  <= vc_of(p_ctl.port, p_ctl.hi);
+    s_port_q <= p_ctl.port;
+    s_hi_q   <= p_ctl.hi;
+    s_head_q <= p_ctl.head;
+    s_last_q <= p_ctl.last;
+    p_vc_q   <= s_vc_q;
+    p_ptr_q  <= s_ptr_q;
+    p_ctl_q  <= s_ctl_q;
+    p_elig_q <= elig_i;
   end
 
   // ---------------------------------------------------------------- leaving the buffers
   always_comb begin
     for (int unsigned v = 0; v < NumVcs; v++) begin
-      pop[v] = drain_pop[v] || (won_i && s_active && staged_vc_q == VcW'(v));
+      pop[v] = drain_pop[v] || (p_req_q && p_won_q && p_vc_q == VcW'(v));
     end
   end
 
@@ -550,16 +590,13 @@ module canopy_router_input #(
 `endif
 
   for (genvar v = 0; v < NumVcs; v++) begin : gen_checks
-    `CANOPY_ASSERT(a_drain_not_staged, !(drain_pop[v] && s_active && staged_vc_q == VcW'(v)),
-                   "a dropped packet's flit was staged")
-    `CANOPY_ASSERT(a_staged_in_buffer, !(s_active && staged_vc_q == VcW'(v)) || buf_count[v] != '0,
-                   "staged flit with an empty buffer")
+    `CANOPY_ASSERT(a_drain_not_picked, !(drain_pop[v] && pick[v]), "a dropped packet's flit was picked")
+    `CANOPY_ASSERT(a_commit_head, !(pop[v] && !drain_pop[v]) || p_ptr_q[PtrW-1:0] == buf_rd[v],
+                   "committed a flit that is not its VC's head")
   end
-  `CANOPY_ASSERT(a_won_requested, !won_i || s_active, "won without a request")
-  `CANOPY_ASSERT(a_tgt_active, (staged_tgt_q != '0) == s_active, "a request without a staged flit")
+  `CANOPY_ASSERT(a_won_requested, !won_i || s_tgt_q != '0, "won without a request")
   `CANOPY_ASSERT(a_won_eligible, !won_i || elig_i, "won while not eligible")
-  `CANOPY_ASSERT(a_staged_head, !s_active || staged_head_q == buf_head[staged_vc_q][CtlHead],
-                 "staged flit out of packet framing")
+  `CANOPY_ASSERT(a_tgt_request, (s_tgt_q != '0) == s_req, "request vector disagrees with the staged flit")
 endmodule
 
 `default_nettype wire

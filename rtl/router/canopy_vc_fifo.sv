@@ -1,19 +1,26 @@
-// canopy_vc_fifo: one virtual channel's input buffer bookkeeping: its pointers into the
-// input's shared data RAM, and its entries' control fields, with the first two readable
-// at once.
+// canopy_vc_fifo: one virtual channel's input buffer bookkeeping: its slots in the input's
+// shared data RAM, its entries' control fields, and a speculative read position.
 //
 // Interface contract
-//   - push_i / push_ctl_i: an entry enters at the tail (its data goes into the data RAM at
-//     wr_ptr_o, by the caller). Legal only when count_o < Depth (the sender's credits
-//     guarantee it; asserted).
-//   - pop_i: the head entry leaves. Legal only when count_o >= 1. pop_i may come late in
-//     the cycle: it only enables registers and selects their next values.
-//   - count_o: entries held; wr_ptr_o / rd_ptr_o: the tail and head slots (all registers).
-//   - head_ctl_o / next_ctl_o: control fields of entries 0 and 1 (meaningful when count_o
-//     >= 1 / >= 2), asynchronous reads of distributed RAM at registered read pointers, so
-//     they are valid early in the cycle. An entry pushed this cycle is readable from the
-//     next (the caller bypasses it).
-// Depth is a power of two so the pointers wrap for free.
+//   - push_i / push_ctl_i: an entry enters at the tail, slot wr_ptr_o (its data goes into
+//     the data RAM there, by the caller). Legal only when count_o < Depth (the sender's
+//     credits guarantee it; asserted).
+//   - Entries are handed out in order from the speculative position (spec): cand_o says an
+//     entry is there, cand_ctl_o its control fields, spec_ptr_o its slot (all registers, or
+//     after a rewind its inputs). An entry arriving at spec (push_i, cand_o low) may be
+//     handed out in the cycle it arrives.
+//     stage_i hands it out (spec moves on). rewind_i moves spec back to rewind_ptr_i (with
+//     its wrap bit), an entry handed out earlier and not committed, which is then the
+//     candidate again with control fields rewind_ctl_i; stage_i in the same cycle hands
+//     it out again. rewind_over_i says the entry right behind it had been handed out too
+//     (its control fields are rewind_over_ctl_i); otherwise it is the old candidate.
+//   - pop_i: the head entry (slot rd_ptr_o) leaves for good: a committed entry, or one
+//     dropped (handed out and popped in the same cycle); the count goes down and the caller
+//     returns its credit. head_ctl_o: the head's control fields (meaningful while count_o
+//     >= 1).
+//   - Every input of this block is early in the cycle except stage_i, which only enables
+//     registers and selects their next values.
+// Invariant: head <= spec <= tail (in order, within Depth), asserted.
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -27,57 +34,105 @@ module canopy_vc_fifo #(
   input  wire logic             rst_i,
   input  wire logic             push_i,
   input  wire logic [CtlW-1:0]  push_ctl_i,
+  input  wire logic             stage_i,
+  input  wire logic             rewind_i,
+  input  wire logic [CntW-1:0]  rewind_ptr_i,
+  input  wire logic [CtlW-1:0]  rewind_ctl_i,
+  input  wire logic             rewind_over_i,
+  input  wire logic [CtlW-1:0]  rewind_over_ctl_i,
   input  wire logic             pop_i,
   output logic      [CntW-1:0]  count_o,
   output logic      [PtrW-1:0]  wr_ptr_o,
   output logic      [PtrW-1:0]  rd_ptr_o,
+  output logic      [CntW-1:0]  spec_ptr_o,
+  output logic                  cand_o,
+  output logic      [CtlW-1:0]  cand_ctl_o,
   output logic      [CtlW-1:0]  head_ctl_o,
-  output logic      [CtlW-1:0]  next_ctl_o
+  output logic                  none_out_o    // nothing handed out: spec is at the head
 );
   `CANOPY_STATIC_ASSERT(gen_depth_check, Depth >= 4 && (Depth & (Depth - 1)) == 0,
                         "Depth must be a power of two >= 4")
 
-  logic [CtlW-1:0]  ctl_mem [Depth];
-  logic [PtrW-1:0]  wr_ptr_q, rd_ptr_q, rd_next_q;  // rd_next_q = rd_ptr_q + 1, kept as a register
-  logic [CntW-1:0]  count_q;
+  logic [CtlW-1:0] ctl_mem [Depth];
+  // Pointers with one wrap bit, so equal slots tell full from empty.
+  logic [CntW-1:0] wr_q, rd_q, spec_q, spec_next_q;  // spec_next_q = spec_q + 1, kept as a register
+  logic            cand_q;                           // an entry sits at spec
+  logic [CtlW-1:0] cand_ctl_q;                       // its control fields
 
   always_ff @(posedge clk_i) begin
-    if (push_i) ctl_mem[wr_ptr_q] <= push_ctl_i;
+    if (push_i) ctl_mem[wr_q[PtrW-1:0]] <= push_ctl_i;
   end
 
-  assign head_ctl_o = ctl_mem[rd_ptr_q];
-  assign next_ctl_o = ctl_mem[rd_next_q];
+  assign head_ctl_o = ctl_mem[rd_q[PtrW-1:0]];
+  wire logic [CtlW-1:0] after_ctl = ctl_mem[spec_next_q[PtrW-1:0]];  // the entry behind spec
 
-  always_ff @(posedge clk_i) begin
-    if (rst_i) begin
-      wr_ptr_q  <= '0;
-      rd_ptr_q  <= '0;
-      rd_next_q <= PtrW'(1);
-      count_q   <= '0;
+  // The candidate this cycle, after a rewind (both from registers).
+  logic [CntW-1:0] cur_spec, cur_next;
+  logic            cur_cand;
+  logic [CtlW-1:0] cur_ctl;
+  always_comb begin
+    cur_spec = rewind_i ? rewind_ptr_i : spec_q;
+    cur_next = cur_spec + 1'b1;
+    cur_cand = rewind_i || cand_q;
+    cur_ctl  = rewind_i ? rewind_ctl_i : cand_ctl_q;
+  end
+
+  // Next candidate. Handed out: the entry behind it (in the buffer, or arriving now; none
+  // when what was handed out is the entry arriving now). Kept: the same one. None yet: an
+  // arriving entry.
+  logic            cand_d;
+  logic [CtlW-1:0] cand_ctl_d;
+  always_comb begin
+    logic behind;      // an entry behind cur_spec already in the buffer
+    behind = cur_cand && cur_next != wr_q;
+    if (stage_i) begin
+      cand_d     = behind || (cur_cand && push_i);
+      cand_ctl_d = !behind ? push_ctl_i
+                 : !rewind_i ? after_ctl
+                 : rewind_over_i ? rewind_over_ctl_i : cand_ctl_q;
     end else begin
-      if (push_i) wr_ptr_q <= wr_ptr_q + 1'b1;
-      if (pop_i) begin
-        rd_ptr_q  <= rd_next_q;
-        rd_next_q <= rd_next_q + 1'b1;
-      end
-      unique case ({push_i, pop_i})
-        2'b10:   count_q <= count_q + 1'b1;
-        2'b01:   count_q <= count_q - 1'b1;
-        default: count_q <= count_q;
-      endcase
+      cand_d     = cur_cand || push_i;
+      cand_ctl_d = cur_cand ? cur_ctl : push_ctl_i;
     end
   end
 
-  assign count_o  = count_q;
-  assign wr_ptr_o = wr_ptr_q;
-  assign rd_ptr_o = rd_ptr_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      wr_q        <= '0;
+      rd_q        <= '0;
+      spec_q      <= '0;
+      spec_next_q <= CntW'(1);
+      cand_q      <= 1'b0;
+    end else begin
+      if (push_i) wr_q <= wr_q + 1'b1;
+      if (pop_i)  rd_q <= rd_q + 1'b1;
+      spec_q      <= stage_i ? cur_next : cur_spec;
+      spec_next_q <= stage_i ? cur_next + 1'b1 : cur_next;
+      cand_q      <= cand_d;
+    end
+  end
+  always_ff @(posedge clk_i) cand_ctl_q <= cand_ctl_d;
+
+  assign count_o    = wr_q - rd_q;
+  assign wr_ptr_o   = wr_q[PtrW-1:0];
+  assign rd_ptr_o   = rd_q[PtrW-1:0];
+  assign spec_ptr_o = cur_spec;
+  assign cand_o     = cur_cand;
+  assign cand_ctl_o = cur_ctl;
+  assign none_out_o = cur_spec == rd_q;
 
   // A full buffer's sender holds no credit, even in a cycle that frees a slot (the credit
   // for it goes back only the next cycle).
-  `CANOPY_ASSERT(a_no_overflow, !(push_i && count_q == CntW'(Depth)),
+  `CANOPY_ASSERT(a_no_overflow, !(push_i && wr_q - rd_q == CntW'(Depth)),
                  "push into a full VC buffer: a flit arrived without a credit")
-  `CANOPY_ASSERT(a_no_underflow, !(pop_i && count_q == '0), "pop from an empty VC buffer")
-  `CANOPY_ASSERT(a_next_ptr, rd_next_q == rd_ptr_q + 1'b1, "read pointers out of step")
+  `CANOPY_ASSERT(a_no_underflow, !(pop_i && wr_q == rd_q), "pop from an empty VC buffer")
+  `CANOPY_ASSERT(a_spec_order, CntW'(spec_q - rd_q) <= CntW'(wr_q - rd_q), "speculative position outside the buffer")
+  `CANOPY_ASSERT(a_cand_exact, cand_q == (spec_q != wr_q), "candidate flag disagrees with the pointers")
+  `CANOPY_ASSERT(a_next_ptr, spec_next_q == spec_q + 1'b1, "speculative pointers out of step")
+  `CANOPY_ASSERT(a_stage_cand, !stage_i || cur_cand || push_i, "handed out an entry that is not there")
+  `CANOPY_ASSERT(a_pop_handed, !pop_i || rd_q != cur_spec || stage_i, "committed an entry not handed out")
+  `CANOPY_ASSERT(a_rewind_order, !rewind_i || (CntW'(rewind_ptr_i - rd_q) <= CntW'(spec_q - rd_q)),
+                 "rewound beyond the entries handed out")
 endmodule
 
 `default_nettype wire
