@@ -163,20 +163,6 @@ module canopy_router #(
     );
   end
 
-  // Stage 1's hint: whether each output's two input VCs (indexed by bit 0 of the VC:
-  // P2P_LO/P2P_HI on the ports, COLL_UP/COLL_DOWN at the collective port) can take a new
-  // packet, from the same registers stage 2 decides on.
-  logic [NumOut-1:0][1:0] hint_free;
-  always_comb begin
-    for (int unsigned o = 0; o < NumOut; o++) begin
-      for (int unsigned b = 0; b < 2; b++) begin
-        logic [VcW-1:0] c;
-        c = VcW'(o == CollPort ? canopy_pkg::VcCollUp : canopy_pkg::VcP2pLo) + VcW'(b);
-        hint_free[o][b] = avail[o][c] && !busy[o][c];
-      end
-    end
-  end
-
   // ---------------------------------------------------------------- inputs (stage 1)
   logic [NumPorts-1:0]                 in_hi, in_head, in_last, in_won, in_elig;
   logic [NumPorts-1:0][NumOut-1:0]     in_tgt;
@@ -203,7 +189,6 @@ module canopy_router #(
       .rx_last_i      (rx_last_i[i]),
       .rx_vc_i        (rx_vc_i[i]),
       .credit_o       (rx_credit_o[i]),
-      .hint_free_i    (hint_free),
       .req_tgt_o      (in_tgt[i]),
       .req_port_o     (in_port[i]),
       .req_vc_o       (in_vc[i]),

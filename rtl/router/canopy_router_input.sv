@@ -9,11 +9,6 @@
 //     leaves its buffer (forwarded or dropped).
 //   - link_i[p]: static facts about the neighbour through link port p, for the lookahead
 //     routes (see canopy_route_lookahead).
-//   - hint_free_i[o][b]: whether output o's VC looks able to take a new packet (a credit and
-//     no packet owning it), from the output state's registers; b is bit 0 of the output VC
-//     (each output takes input traffic on two VCs that differ there: P2P_LO/P2P_HI, or
-//     COLL_UP/COLL_DOWN at the collective port). Only a hint: stage 1 prefers VCs whose
-//     head looks sendable; stage 2 decides exactly.
 //   - req_*: the staged flit, this input's one request to stage 2: req_tgt_o is its output,
 //     one-hot over the NumPorts ports and the collective port (all zero when there is no
 //     request), req_port_o the same encoded; req_vc_o the output VC it must leave on,
@@ -81,8 +76,6 @@ module canopy_router_input #(
   input  wire logic [VcW-1:0]                   rx_vc_i,
   output logic      [NumVcs-1:0]                credit_o,
 
-  input  wire logic [NumOut-1:0][1:0]           hint_free_i,
-
   output logic      [NumOut-1:0]                req_tgt_o,
   output logic      [$clog2(NumOut)-1:0]        req_port_o,
   output logic      [VcW-1:0]                   req_vc_o,
@@ -117,8 +110,7 @@ module canopy_router_input #(
   // port and that bit name the VC. Arrays of entries are flat bit vectors with these field
   // positions (Yosys does not drive struct members of array elements).
   localparam int unsigned CtlPort = 0;
-  localparam int unsigned CtlHi   = PortW;
-  localparam int unsigned CtlLast = PortW + 1;
+  localparam int unsigned CtlLast = PortW + 1;   // (hi is bit PortW)
   localparam int unsigned CtlHead = PortW + 2;
   localparam int unsigned CtlBad  = PortW + 3;
   localparam int unsigned CtlW    = PortW + 4;
@@ -445,13 +437,12 @@ module canopy_router_input #(
   end
 
   // ---------------------------------------------------------------- stage 1: pick a VC
-  // Preference goes to VCs whose candidate looked sendable last cycle (hint_q: a body flit,
-  // or a head whose output VC had a credit and no owner: a packet waiting for an owned
-  // output VC is what blocks most). The hint is a cycle old and only steers the choice;
-  // stage 2 checks exactly. An arriving flit that is its VC's candidate may be picked the
-  // cycle it arrives (its header checks are too slow to wait for: a bad one is staged
-  // marked bad, never requests, and rewinds).
-  logic [NumVcs-1:0]           from_rx, cand_ok, pick, hint_q;
+  // Round robin over the VCs with a candidate; stage 2 checks credits and output-VC
+  // ownership exactly. (A one-cycle-old "looks sendable" hint steering this pick was tried
+  // and measured worse at saturation: it starves VCs whose hint lags.) An arriving flit
+  // that is its VC's candidate may be picked the cycle it arrives (its header checks are
+  // too slow to wait for: a bad one is staged marked bad, never requests, and rewinds).
+  logic [NumVcs-1:0]           from_rx, cand_ok, pick;
   logic [NumVcs-1:0][CtlW-1:0] cand;
   logic [VcW-1:0]              pick_idx;
   wire logic a_body_bad = !cur_head && sel_bad;
@@ -463,18 +454,7 @@ module canopy_router_input #(
       cand[v]    = cand_in[v] ? cand_ctl[v] : CtlW'(a_ctl);
       bad        = cand_in[v] ? cand[v][CtlBad] : a_body_bad;
       sits_out   = lost && !p_elig_q && p_vc_q == VcW'(v);
-      cand_ok[v] = (cand_in[v] ? hint_q[v] : from_rx[v]) && !bad && !drain_q[v] && !sits_out;
-    end
-  end
-
-  always_ff @(posedge clk_i) begin
-    for (int unsigned v = 0; v < NumVcs; v++) begin
-      logic free;
-      free = 1'b0;
-      for (int unsigned o = 0; o < NumOut; o++) begin
-        if (cand[v][CtlPort +: PortW] == PortW'(o)) free = hint_free_i[o][cand[v][CtlHi]];
-      end
-      hint_q[v] <= !cand[v][CtlHead] || free;
+      cand_ok[v] = (cand_in[v] || from_rx[v]) && !bad && !drain_q[v] && !sits_out;
     end
   end
 
