@@ -93,6 +93,16 @@ static int sim_wait(struct canopy_hal *h, const volatile uint64_t *addr, uint64_
     return p->pe->resp_status;
 }
 
+/* The simulator resumes the PE at the first DMA write into its host memory after the
+ * request, or at the timeout. */
+static int sim_wait_any(struct canopy_hal *h, uint64_t timeout_ns)
+{
+    struct sim_priv *p = priv_of(h);
+    p->pe->wait_timeout_ns = timeout_ns;
+    sim_call(p, CANOPY_COSIM_REQ_WAIT_ANY);
+    return p->pe->resp_status;
+}
+
 static uint64_t sim_now_ns(struct canopy_hal *h) { return priv_of(h)->pe->now_ns; }
 static uint64_t sim_cycles(struct canopy_hal *h) { return priv_of(h)->pe->now_cycles; }
 
@@ -146,6 +156,7 @@ static const struct canopy_hal_ops sim_ops = {
     .mmio_read64 = sim_mmio_read64,
     .dma_alloc = sim_dma_alloc,
     .wait = sim_wait,
+    .wait_any = sim_wait_any,
     .now_ns = sim_now_ns,
     .cycles = sim_cycles,
     .map_alias = sim_map_alias,

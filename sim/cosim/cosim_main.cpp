@@ -147,12 +147,13 @@ private:
 };
 
 // ------------------------------------------------------------------ PEs
-enum class PeState { Running, BlockedRead, BlockedWait, Detached, Exited };
+enum class PeState { Running, BlockedRead, BlockedWait, BlockedAny, Detached, Exited };
 
 struct Pe {
     pid_t pid = -1;
     PeState state = PeState::Running;
     uint64_t wake_ns = 0;  // wait deadline
+    uint64_t writes_seen = 0;  // BlockedAny: the host's DMA write count at the request
     int exit_status = -1;  // from waitpid, once exited
 };
 
@@ -311,6 +312,11 @@ void Cosim::handle_request(unsigned i) {
             resume(i);
         }
         return;
+    case CANOPY_COSIM_REQ_WAIT_ANY:
+        pe.state = PeState::BlockedAny;
+        pe.wake_ns = c.wait_timeout_ns > UINT64_MAX - now_ns() ? UINT64_MAX : now_ns() + c.wait_timeout_ns;
+        pe.writes_seen = hosts_[i].writes_applied();
+        return;
     case CANOPY_COSIM_REQ_EXIT:
         pe.state = PeState::Detached;
         sem_post(&c.go);
@@ -339,6 +345,15 @@ void Cosim::service_pes() {
         case PeState::BlockedRead:
             if (hosts_[i].read_done(cycle_)) {
                 c.resp_value = hosts_[i].take_read_value();
+                resume(i);
+            }
+            break;
+        case PeState::BlockedAny:
+            if (hosts_[i].writes_applied() != pe.writes_seen) {
+                c.resp_status = CANOPY_OK;
+                resume(i);
+            } else if (now_ns() >= pe.wake_ns) {
+                c.resp_status = CANOPY_ETIMEDOUT;
                 resume(i);
             }
             break;
@@ -375,6 +390,8 @@ std::string Cosim::describe_waits() const {
                                        ") to compare %d with %" PRIu64,
                           i, c.wait_arena_off, v, c.wait_cmp, c.wait_value);
             s += b;
+        } else if (pes_[i].state == PeState::BlockedAny) {
+            s += "\n  PE " + std::to_string(i) + " waits for any write into its host memory";
         }
     }
     return s;

@@ -81,6 +81,7 @@ void PcieHost::drive(uint64_t now) {
     put_bits(m_.m_axi_rvalid_i, n, 1, r);
     put_bits(m_.m_axi_rdata_i, 64 * n, 64, r ? read_mem(reads_.front().addr) : 0);
     put_bits(m_.m_axi_rlast_i, n, 1, r && reads_.front().left == 1);
+    put_bits(m_.m_axi_rid_i, 4 * n, 4, r ? reads_.front().id : 0);
     put_bits(m_.m_axi_rresp_i, 2 * n, 2, 0);
 }
 
@@ -168,7 +169,8 @@ void PcieHost::sample(uint64_t now) {
             errors_.push_back("DMA read burst unaligned or across a 4 KiB boundary");
         // Not before the writes accepted ahead of it have landed (they are in dma_beats_).
         reads_.push_back(ReadBurst{addr & ~uint64_t{7}, beats,
-                                   std::max(now + t_.dma_read_cycles, last_write_apply_ + 1)});
+                                   std::max(now + t_.dma_read_cycles, last_write_apply_ + 1),
+                                   static_cast<unsigned>(get_bits(m_.m_axi_arid_o, 4 * n, 4))});
     }
     if (fire(m_.m_axi_rvalid_i, m_.m_axi_rready_o)) {
         last_activity_ = now;
@@ -190,6 +192,7 @@ void PcieHost::apply_dma(uint64_t now) {
             uint8_t *p = mem_ + (b.addr - bus_base_);
             for (unsigned i = 0; i < 8; ++i)
                 if ((b.strb >> i) & 1) p[i] = static_cast<uint8_t>(b.data >> (8 * i));
+            ++writes_applied_;
         }
         dma_beats_.pop_front();
     }

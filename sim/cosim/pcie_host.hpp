@@ -8,8 +8,8 @@
 //   - DMA: the node's master port writes land in the PE's host memory (its arena) after the
 //     modeled device-to-memory latency, in order; the bridge answers each burst once it has
 //     taken the last beat (posted writes complete at the bridge). The master's reads (the
-//     device serving gets) return their data after the modeled read round trip, in order,
-//     one beat per cycle, read from host memory as each beat is returned; a read never
+//     device serving gets and atomics) return their data after the modeled read round trip,
+//     in order, with their ARID as RID, one beat per cycle, read from host memory as each beat is returned; a read never
 //     returns before every DMA write accepted ahead of it has landed (PCIe: a read request
 //     does not pass posted writes). At most kMaxReadBursts read bursts are accepted at once
 //     (a bridge's read tags); ARREADY is low beyond that.
@@ -53,6 +53,7 @@ public:
 
     bool busy() const;                   // anything in flight, either direction
     uint64_t last_activity() const { return last_activity_; }
+    uint64_t writes_applied() const { return writes_applied_; }  // DMA write beats landed in host memory
     const std::vector<std::string> &errors() const { return errors_; }
 
 private:
@@ -70,6 +71,7 @@ private:
         uint64_t addr;     // next beat's address
         unsigned left;     // beats still to return
         uint64_t due;      // first cycle its data may return
+        unsigned id;       // ARID, returned as RID
     };
     enum class ReadState { Idle, Queued, Issued, Returned };
 
@@ -100,6 +102,7 @@ private:
     std::deque<ReadBurst> reads_;
 
     uint64_t last_activity_ = 0;
+    uint64_t writes_applied_ = 0;
     std::vector<std::string> errors_;
 };
 

@@ -41,6 +41,9 @@ enum canopy_cosim_req {
     CANOPY_COSIM_REQ_EXIT = 4,       /* detach: the PE makes no more requests (canopy_close) */
     CANOPY_COSIM_REQ_JOB_EXIT = 5,   /* end the job with exit_status: every other PE is stopped,
                                         this one resumes detached and exits (canopy_job_exit) */
+    CANOPY_COSIM_REQ_WAIT_ANY = 6,   /* resumes at the first DMA write into this PE's host memory
+                                        after the request (resp_status 0), or after
+                                        wait_timeout_ns (CANOPY_ETIMEDOUT) */
 };
 
 struct canopy_cosim_pe {
