@@ -89,6 +89,12 @@ int canopy_coords(canopy_dev *dev, int node, unsigned coords[4]);
  * open; *base receives its address. */
 int canopy_window(canopy_dev *dev, size_t size, void **base);
 size_t canopy_window_size(canopy_dev *dev);
+/* A power of two M such that windows of 2 MiB or more, registered alike by every process
+ * of a job (the same allocations in the same order), lie at addresses congruent modulo M
+ * on every node: then one window offset gives an address aligned to any power of two up to
+ * M on every node (OpenSHMEM's shmem_align). sim: up to 1 GiB (the arena layout); pci:
+ * 2 MiB (hugepages). */
+uint64_t canopy_window_congruence(canopy_dev *dev);
 
 /* Write len bytes from src into node's window at offset. Any alignment, any length
  * (split into packets of at most max_payload bytes, pipelined). Returns once the data is

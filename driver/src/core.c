@@ -292,6 +292,7 @@ int canopy_window(canopy_dev *dev, size_t size, void **base)
 }
 
 size_t canopy_window_size(canopy_dev *dev) { return usable(dev) || !dev->win.vaddr ? 0 : dev->win.size; }
+uint64_t canopy_window_congruence(canopy_dev *dev) { return usable(dev) ? 0 : dev->hal.congruence; }
 
 /* ------------------------------------------------------------------ injection ring */
 int canopy_dev_doorbell(canopy_dev *dev)

@@ -65,6 +65,10 @@ struct canopy_hal_ops {
 
 struct canopy_hal {
     const struct canopy_hal_ops *ops;
+    /* Regions of 2 MiB or more that every process of the job allocates alike (the same
+     * sizes in the same order) lie at addresses congruent modulo this power of two (sim:
+     * set by the arena layout; pci: 2 MiB, the hugepage). */
+    uint64_t congruence;
     int node;    /* -1 if the backend learns it from the device (TOPO) */
     int nodes;   /* -1 likewise */
     void *priv;  /* backend state */

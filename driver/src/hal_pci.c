@@ -764,6 +764,7 @@ int canopy_hal_pci_open(struct canopy_hal *h, const struct canopy_open_opts *opt
         return st;
     }
     h->ops = &canopy_hal_pci_ops;
+    h->congruence = PCI_HUGE_BYTES; /* hugepages: 2 MiB aligned, nothing more promised */
     h->priv = p;
     return CANOPY_OK;
 }

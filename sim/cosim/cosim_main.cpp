@@ -54,7 +54,9 @@ struct Options {
     uint64_t stall_cycles = 2'000'000;
     unsigned clock_mhz = 250;
     double mmio_write_ns = 300, mmio_read_ns = 400, dma_write_ns = 300, bridge_ns = 16, dma_read_ns = 800;
-    uint64_t arena_mb = 64;
+    double jitter_ns = 0;
+    uint64_t seed = 1;
+    uint64_t arena_mb = 512;  // per PE; address space only until used (docs/simulation.md)
     unsigned pe_wall_timeout_s = 600;
     bool verbose = false;
     std::vector<char *> program;
@@ -65,7 +67,8 @@ struct Options {
                  "canopy-cosim: %s\n"
                  "usage: canopy-cosim [--max-cycles N] [--stall-cycles N] [--clock-mhz F]\n"
                  "                    [--mmio-write-ns T] [--mmio-read-ns T] [--dma-write-ns T] [--dma-read-ns T]\n"
-                 "                    [--arena-mb M] [--pe-timeout-s S] [--verbose] -- program [args]\n",
+                 "                    [--arena-mb M] [--pe-timeout-s S] [--jitter-ns T [--seed N]] [--verbose]\n"
+                 "                    -- program [args]\n",
                  msg);
     std::exit(2);
 }
@@ -95,6 +98,8 @@ Options parse(int argc, char **argv) {
         else if (a == "--dma-read-ns") o.dma_read_ns = num("--dma-read-ns");
         else if (a == "--arena-mb") o.arena_mb = static_cast<uint64_t>(num("--arena-mb"));
         else if (a == "--pe-timeout-s") o.pe_wall_timeout_s = static_cast<unsigned>(num("--pe-timeout-s"));
+        else if (a == "--jitter-ns") o.jitter_ns = num("--jitter-ns");
+        else if (a == "--seed") o.seed = static_cast<uint64_t>(num("--seed"));
         else if (a == "--verbose") o.verbose = true;
         else usage(("unknown option " + a).c_str());
     }
@@ -166,7 +171,7 @@ public:
         const double ns_per_cycle = 1000.0 / o.clock_mhz;
         auto cyc = [&](double ns) { return static_cast<unsigned>(ns / ns_per_cycle + 0.5); };
         PcieTiming t{cyc(o.mmio_write_ns), cyc(o.mmio_read_ns), cyc(o.dma_write_ns), std::max(1u, cyc(o.bridge_ns)),
-                     std::max(1u, cyc(o.dma_read_ns))};
+                     std::max(1u, cyc(o.dma_read_ns)), cyc(o.jitter_ns), o.seed};
         canopy_cosim_shm *s = mem_.shm();
         s->magic = CANOPY_COSIM_MAGIC;
         s->nodes = CANOPY_NODES;

@@ -16,17 +16,27 @@ constexpr unsigned kAxiIncr = 1;
 constexpr size_t kMaxReadBursts = 32;    // read tags of the bridge
 }  // namespace
 
+uint64_t PcieHost::jitter() {
+    if (!t_.jitter_cycles) return 0;
+    uint64_t z = (rng_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return (z ^ (z >> 31)) % (uint64_t{t_.jitter_cycles} + 1);
+}
+
 void PcieHost::mmio_write(uint64_t now, uint32_t off, const uint8_t *data, uint32_t len) {
     for (uint32_t done = 0; done < len; done += 8 * kMaxBurstWords) {
         uint32_t n = std::min<uint32_t>(kMaxBurstWords, (len - done) / 8);
-        Burst b{true, off + done, std::vector<uint64_t>(n), now + t_.mmio_write_cycles};
+        last_mmio_at_ = std::max(last_mmio_at_, now + t_.mmio_write_cycles + jitter());
+        Burst b{true, off + done, std::vector<uint64_t>(n), last_mmio_at_};
         std::memcpy(b.words.data(), data + done, 8 * n);
         mmio_q_.push_back(std::move(b));
     }
 }
 
 void PcieHost::mmio_read(uint64_t now, uint32_t off) {
-    mmio_q_.push_back(Burst{false, off, {}, now + t_.mmio_read_cycles});
+    last_mmio_at_ = std::max(last_mmio_at_, now + t_.mmio_read_cycles);
+    mmio_q_.push_back(Burst{false, off, {}, last_mmio_at_});
     read_state_ = ReadState::Queued;
 }
 
@@ -169,7 +179,7 @@ void PcieHost::sample(uint64_t now) {
             errors_.push_back("DMA read burst unaligned or across a 4 KiB boundary");
         // Not before the writes accepted ahead of it have landed (they are in dma_beats_).
         reads_.push_back(ReadBurst{addr & ~uint64_t{7}, beats,
-                                   std::max(now + t_.dma_read_cycles, last_write_apply_ + 1),
+                                   std::max(now + t_.dma_read_cycles + jitter(), last_write_apply_ + 1),
                                    static_cast<unsigned>(get_bits(m_.m_axi_arid_o, 4 * n, 4))});
     }
     if (fire(m_.m_axi_rvalid_i, m_.m_axi_rready_o)) {
