@@ -42,7 +42,7 @@ build/driver/examples/%: driver/examples/%.c build/driver/libcanopy.a build/fw/l
 
 # The collective benchmarks share a harness (hello, barrier, ring order, reports).
 BENCH_HARNESS := driver/examples/bench_harness.c driver/examples/bench_harness.h
-build/driver/examples/bcast_bench build/driver/examples/reduce_bench: build/driver/examples/%: driver/examples/%.c \
+build/driver/examples/bcast_bench build/driver/examples/reduce_bench build/driver/examples/amo_bench: build/driver/examples/%: driver/examples/%.c \
 		$(BENCH_HARNESS) build/driver/libcanopy.a build/fw/libcanopy_fm.a
 	@mkdir -p $(@D)
 	$(DRV_CC) $(DRV_CFLAGS) -Ifw/include $< driver/examples/bench_harness.c build/fw/libcanopy_fm.a \

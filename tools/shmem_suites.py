@@ -68,7 +68,6 @@ EXTRA = {
     # which move gigabytes: the co-simulator runs tens of thousands of cycles a second.
     "sos": {
         "test/unit/mt_lock_test.c": {"srcs": ["test/unit/mt_lock.c"]},
-        "test/spec-example/shmem_ctx.c": {"cflags": ["-fopenmp"]},
         "test/unit/bigput.c": {"args": ["-l", "2", "-e", "65536"]},
         "test/unit/bigget.c": {"args": ["-l", "2", "-e", "65536"]},
         "test/unit/bcast_flood.c": {"args": ["-l", "10"]},
@@ -255,7 +254,11 @@ def main():
                 name = f"{suite}/{os.path.dirname(rel)}/{base}"
                 if args.only not in name:
                     continue
-                ex = EXTRA[suite].get(rel, {})
+                ex = dict(EXTRA[suite].get(rel, {}))
+                with open(os.path.join(root, rel), errors="replace") as f:
+                    if "omp_get_" in f.read() or "#pragma omp" in open(os.path.join(root, rel), errors="replace").read():
+                        # OpenMP programs: built with it, as the suites do
+                        ex["cflags"] = ex.get("cflags", []) + ["-fopenmp"]
                 inc = {"sos": ["-I" + os.path.join(root, "test", "include")],
                        "osu": ["-I" + os.path.join(root, "c", "util")]}.get(suite, [])
                 inc = inc + ["-I" + os.path.dirname(os.path.join(root, rel))]
