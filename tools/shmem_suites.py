@@ -72,6 +72,7 @@ EXTRA = {
         "test/unit/bigget.c": {"args": ["-l", "2", "-e", "65536"]},
         "test/unit/bcast_flood.c": {"args": ["-l", "10"]},
         "test/unit/spam.c": {"args": ["-l", "200"]},
+        "test/unit/lfinc.c": {"args": ["1000"]},
     },
     "uh": {
         "feature_tests/C/test_shmem_global_exit.c": {"status": 99},

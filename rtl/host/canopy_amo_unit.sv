@@ -26,7 +26,7 @@
 //   - out_*: the response, a GET_RESP toward the router's local port, valid/ready (valid
 //     is a function of the state only), on VC P2P_HI: header word 0 (flags LAST, dst = the
 //     requester, src = my_coord_i, len = the size with fetch, else 0), word 1 (offset =
-//     the reply offset), then with fetch the old value (4 bytes zero-extended).
+//     the reply offset), then with fetch the old value (a 4-byte one zero-extended).
 //   - served_o pulses per atomic done; busy_o: an atomic in progress.
 //
 // Operations (canopy_pkg::amo_op_e): FETCH, SET, CSWAP, ADD, AND, OR, XOR, on 64 bits or the
@@ -106,29 +106,30 @@ module canopy_amo_unit #(
                                 head_i.len[2:0]};
 
   // ---------------------------------------------------------------- the operation
+  // A 4-byte atomic works in bits 31..0: its object is there in old_q (below), its result
+  // too (the sum's and the logic operations' low bits do not depend on the high ones), and
+  // only those bytes are written back and returned, so the high bits are left as they come
+  // (no masking logic); only the compare must ignore them.
   always_comb begin
-    logic [63:0] sum, opnd, cmp;
+    logic [63:0] sum;
     logic        eq;
-    opnd = wide_q ? opnd_q : {32'd0, opnd_q[31:0]};
-    cmp  = wide_q ? cmp_q : {32'd0, cmp_q[31:0]};
-    sum  = old_q + opnd;
-    eq   = old_q == cmp;
+    sum     = old_q + opnd_q;
+    eq      = old_q[31:0] == cmp_q[31:0] && (!wide_q || old_q[63:32] == cmp_q[63:32]);
     new_d   = old_q;
     write_d = 1'b1;
     unique case (aop_q)
       3'(canopy_pkg::AMO_FETCH): write_d = 1'b0;
-      3'(canopy_pkg::AMO_SET):   new_d = opnd;
+      3'(canopy_pkg::AMO_SET):   new_d = opnd_q;
       3'(canopy_pkg::AMO_CSWAP): begin
-        new_d   = eq ? opnd : old_q;
+        new_d   = opnd_q;
         write_d = eq;
       end
       3'(canopy_pkg::AMO_ADD):   new_d = sum;
-      3'(canopy_pkg::AMO_AND):   new_d = old_q & opnd;
-      3'(canopy_pkg::AMO_OR):    new_d = old_q | opnd;
-      3'(canopy_pkg::AMO_XOR):   new_d = old_q ^ opnd;
+      3'(canopy_pkg::AMO_AND):   new_d = old_q & opnd_q;
+      3'(canopy_pkg::AMO_OR):    new_d = old_q | opnd_q;
+      3'(canopy_pkg::AMO_XOR):   new_d = old_q ^ opnd_q;
       default:                   write_d = 1'b0;  // refused at arrival; never here
     endcase
-    if (!wide_q) new_d[63:32] = 32'd0;
   end
 
   // ---------------------------------------------------------------- control
@@ -193,7 +194,9 @@ module canopy_amo_unit #(
       opnd_q  <= head_i.operand;
       cmp_q   <= head_i.compare;
     end
-    if (state_q == SR && rvalid_i) old_q <= (wide_q ? rdata_i : {32'd0, addr_q[2] ? rdata_i[63:32] : rdata_i[31:0]});
+    // A 4-byte object in the high half of its word moves to bits 31..0 (an 8-byte one is
+    // aligned: addr_q[2] is 0).
+    if (state_q == SR && rvalid_i) old_q <= {rdata_i[63:32], addr_q[2] ? rdata_i[63:32] : rdata_i[31:0]};
     if (state_q == SOp) new_q <= new_d;
   end
 
@@ -222,7 +225,8 @@ module canopy_amo_unit #(
   end
 
   assign out_valid_o  = state_q == SH0 || state_q == SH1 || state_q == SPay;
-  assign out_flit_o   = state_q == SH0 ? h[63:0] : state_q == SH1 ? h[127:64] : old_q;
+  assign out_flit_o   = state_q == SH0 ? h[63:0] : state_q == SH1 ? h[127:64]
+                      : {wide_q ? old_q[63:32] : 32'd0, old_q[31:0]};  // payload bytes past len are 0
   assign out_last_o   = state_q == SPay || (state_q == SH1 && !fetch_q);
   assign out_vc_o     = VcW'(canopy_pkg::VcP2pHi);
   assign retire_idx_o = idx_q;

@@ -492,14 +492,19 @@ void shmem_ctx_putmem_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source
 }
 
 /* The signal word is this PE's: the device writes it whole (an 8-byte aligned store), so a
- * load sees one value or the other. */
+ * load sees one value or the other. A loop that fetches until the value changes must let
+ * the device run: a fetch that would return what the last one did waits a moment first
+ * (shmi_poll). */
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
 {
     const char *call = "shmem_signal_fetch";
+    SHMI_LOCKED;
     shmi_require_init(call);
     const uint64_t off = shmi_sym(call, sig_addr, 8);
     if (off % 8) shmi_fatal(call, "sig_addr %p is not aligned to 8 bytes", (const void *)sig_addr);
-    return *(const volatile uint64_t *)shmi_local(off);
+    const volatile uint64_t *w = (const volatile uint64_t *)shmi_local(off);
+    shmi_poll(call, off, *w);
+    return *w;
 }
 
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)

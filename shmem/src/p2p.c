@@ -61,6 +61,13 @@ void shmi_get(const char *call, void *dest, const void *src, size_t len, int pe,
     if (!len) return;
     uint64_t roff = shmi_sym(call, src, len);
     if (pe == shmi.me) {
+        /* A loop reading its own memory (shmem_g of its own PE) must see the device's
+         * writes land: shmi_poll lets it run when the same word reads the same. */
+        if (len <= 8) {
+            uint64_t v = 0;
+            memcpy(&v, src, len);
+            shmi_poll(call, roff, v);
+        }
         memmove(dest, src, len);
         return;
     }

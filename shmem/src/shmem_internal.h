@@ -164,6 +164,11 @@ void shmi_wait_u64(const char *call, const volatile uint64_t *w, int cmp, uint64
 void shmi_progress(const char *call, uint64_t timeout_ns);
 /* Wait for a collective's completion the same way. */
 int shmi_coll_wait(struct canopy_coll *c);
+/* A read of this PE's own memory (window offset off) found `value`: if the previous such
+ * read was of the same word and found the same, let the device run a moment first (a
+ * loop polling memory through the library must see the device's writes land; under the
+ * co-simulation no time passes otherwise). */
+void shmi_poll(const char *call, uint64_t off, uint64_t value);
 
 /* ---- point to point (p2p.c), world PE numbers ---- */
 void shmi_put(const char *call, void *dest, const void *src, size_t len, int pe);
