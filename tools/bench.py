@@ -176,10 +176,11 @@ def reduce_records(torus, extra):
 # On 64 PEs the software algorithms are slow to simulate (a software broadcast of 256 KiB
 # is 63 puts of it from the root: millions of cycles per call), so 4x4x4 runs one timed
 # call per size and stops at 32 KiB (broadcast) and 512 B (collect, per PE).
-SHMEM_BENCHES = ["bcast", "reduce", "barrier", "collect"]
+SHMEM_BENCHES = ["bcast", "reduce", "barrier", "collect", "alltoall"]
 SHMEM_RUNS = [
     ("3x3", {}),
-    ("4x4x4", {"all": ["--iters", "1"], "bcast": ["--sizes", "8,512,4096,32768"], "collect": ["--sizes", "8,64,512"]}),
+    ("4x4x4", {"all": ["--iters", "1"], "bcast": ["--sizes", "8,512,4096,32768"], "collect": ["--sizes", "8,64,512"],
+               "alltoall": ["--sizes", "8,64,512"]}),
 ]
 
 
@@ -213,9 +214,11 @@ def shmem_docs(recs):
               "slowest PE's average cycles from entering to returning (between barriers). hw: the library's "
               "default, collectives in the routers where a tree can express them; sw: CANOPY_SHMEM_HW=0, the "
               "library's software algorithms over puts. Broadcast: root 0, `shmem_broadcastmem`; reduce: "
-              "`shmem_long_sum_reduce`; collect: `shmem_long_fcollect`, bytes per PE.", "",
+              "`shmem_long_sum_reduce`; collect: `shmem_long_fcollect`, bytes per PE; alltoall: "
+              "`shmem_long_alltoall`, bytes per PE and destination (data by puts either way: hw runs its two "
+              "syncs in the routers).", "",
               "| bench | bytes | sw | hw | hw speedup |", "|---|---|---|---|---|"]
-        for bench in ("shmem-bcast", "shmem-reduce", "shmem-barrier", "shmem-collect"):
+        for bench in ("shmem-bcast", "shmem-reduce", "shmem-barrier", "shmem-collect", "shmem-alltoall"):
             for n in sorted({r["bytes"] for r in rs if r["bench"] == bench}):
                 sw, hw = cyc.get((bench, "sw", n)), cyc.get((bench, "hw", n))
                 L.append(f"| {bench} | {n} | {sw if sw is not None else '-'} | {hw if hw is not None else '-'} | "
