@@ -176,6 +176,23 @@ __attribute__((constructor)) static void osu_small(void)
 """
 
 
+def uses_openmp(path, depth=0):
+    """The file, or a header of its directory it includes (two levels), uses OpenMP."""
+    try:
+        text = open(path, errors="replace").read()
+    except OSError:
+        return False
+    if "omp_get_" in text or "#pragma omp" in text:
+        return True
+    if depth >= 2:
+        return False
+    d = os.path.dirname(path)
+    for h in glob.glob(os.path.join(d, "*.h")):
+        if os.path.basename(h) in text and uses_openmp(h, depth + 1):
+            return True
+    return False
+
+
 def build(job):
     name, srcs, cflags, exe, logf = job
     os.makedirs(os.path.dirname(exe), exist_ok=True)
@@ -256,10 +273,8 @@ def main():
                 if args.only not in name:
                     continue
                 ex = dict(EXTRA[suite].get(rel, {}))
-                with open(os.path.join(root, rel), errors="replace") as f:
-                    if "omp_get_" in f.read() or "#pragma omp" in open(os.path.join(root, rel), errors="replace").read():
-                        # OpenMP programs: built with it, as the suites do
-                        ex["cflags"] = ex.get("cflags", []) + ["-fopenmp"]
+                if uses_openmp(os.path.join(root, rel)):  # built with it, as the suites do
+                    ex["cflags"] = ex.get("cflags", []) + ["-fopenmp"]
                 inc = {"sos": ["-I" + os.path.join(root, "test", "include")],
                        "osu": ["-I" + os.path.join(root, "c", "util")]}.get(suite, [])
                 inc = inc + ["-I" + os.path.dirname(os.path.join(root, rel))]

@@ -320,14 +320,18 @@ void shmem_fence(void)
     shmi_fence("shmem_fence");
 }
 
+/* On SHMEM_CTX_INVALID (what shmem_team_create_ctx gives a PE outside the team) quiet and
+ * fence do nothing, as OpenSHMEM 1.5 says; any other routine on it is an error. */
 void shmem_ctx_quiet(shmem_ctx_t ctx)
 {
+    if (ctx == SHMEM_CTX_INVALID) return;
     shmi_ctx_check("shmem_ctx_quiet", ctx);
     quiet("shmem_ctx_quiet");
 }
 
 void shmem_ctx_fence(shmem_ctx_t ctx)
 {
+    if (ctx == SHMEM_CTX_INVALID) return;
     shmi_ctx_check("shmem_ctx_fence", ctx);
     shmi_fence("shmem_ctx_fence");
 }

@@ -5,7 +5,8 @@
  * stack variable), badaset (barrier over an active set beyond the last PE), badcmp
  * (wait_until with an unknown comparison), amonotsym (an atomic on a stack variable),
  * amoalign (an atomic on a misaligned long), locknotsym (a lock on a stack variable),
- * ctxdead (a put on a destroyed context), ctxinvalid (SHMEM_CTX_INVALID), sigop (put with
+ * ctxdead (a put on a destroyed context), ctxinvalid (a put on SHMEM_CTX_INVALID, after a
+ * quiet and a fence on it, which do nothing), sigop (put with
  * signal and an unknown sig_op), a2astride (alltoalls with stride 0), unlocked (clearing a
  * lock nobody holds). "ok" runs the calls that must not fail: team
  * queries on SHMEM_TEAM_INVALID return -1, a bad split triplet returns nonzero.
@@ -64,7 +65,9 @@ int main(int argc, char **argv)
         shmem_ctx_destroy(c);
         if (me == 1) shmem_ctx_long_p(c, target, 5, 0);
     } else if (!strcmp(mode, "ctxinvalid")) {
-        if (me == 1) shmem_ctx_quiet(SHMEM_CTX_INVALID);
+        shmem_ctx_quiet(SHMEM_CTX_INVALID); /* no effect */
+        shmem_ctx_fence(SHMEM_CTX_INVALID);
+        if (me == 1) shmem_ctx_long_p(SHMEM_CTX_INVALID, target, 1, 0);
     } else if (!strcmp(mode, "sigop")) {
         static uint64_t sig;
         if (me == 1) shmem_long_put_signal(target, target + 1, 1, &sig, 1, 7, 0);
