@@ -42,7 +42,7 @@ build/driver/examples/%: driver/examples/%.c build/driver/libcanopy.a build/fw/l
 
 # The collective benchmarks share a harness (hello, barrier, ring order, reports).
 BENCH_HARNESS := driver/examples/bench_harness.c driver/examples/bench_harness.h
-build/driver/examples/bcast_bench build/driver/examples/reduce_bench: build/driver/examples/%: driver/examples/%.c \
+build/driver/examples/bcast_bench build/driver/examples/reduce_bench build/driver/examples/amo_bench: build/driver/examples/%: driver/examples/%.c \
 		$(BENCH_HARNESS) build/driver/libcanopy.a build/fw/libcanopy_fm.a
 	@mkdir -p $(@D)
 	$(DRV_CC) $(DRV_CFLAGS) -Ifw/include $< driver/examples/bench_harness.c build/fw/libcanopy_fm.a \
@@ -53,6 +53,6 @@ build/tests/driver/%: tests/driver/%.c tests/driver/test_util.h build/driver-asa
 	@mkdir -p $(@D)
 	$(DRV_CC) $(DRV_TEST_CFLAGS) -Ifw/include $< $(FW_SRCS) build/driver-asan/libcanopy.a $(DRV_LIBS) -o $@
 
-DRIVER_TESTS := put_sizes adversarial misuse rings bcast coll_rules reduce get
+DRIVER_TESTS := put_sizes adversarial misuse rings bcast coll_rules reduce get amo
 .PHONY: driver-tests-build
 driver-tests-build: $(addprefix build/tests/driver/,$(DRIVER_TESTS)) build/driver/examples/put_demo

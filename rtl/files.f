@@ -28,6 +28,7 @@ rtl/host/canopy_ack_table.sv
 rtl/host/canopy_node_index.sv
 rtl/host/canopy_get_table.sv
 rtl/host/canopy_get_server.sv
+rtl/host/canopy_amo_unit.sv
 rtl/host/canopy_dma_writer.sv
 rtl/host/canopy_ej_buffer.sv
 rtl/host/canopy_ejector.sv

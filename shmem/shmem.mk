@@ -45,11 +45,14 @@ build/tests/shmem/%: tests/shmem/%.c $(wildcard tests/shmem/*.h) $(SHMEM_ASAN_LI
 	@mkdir -p $(@D)
 	$(SHM_CC) $(SHM_TEST_CFLAGS) $< $(SHMEM_ASAN_LIBS) $(DRV_LIBS) -lm -o $@
 
-# The header alone, as user code: C99 and C11 with -pedantic (no library needed).
+# The header alone, as user code: C99, C11 and GNU C11 with -pedantic, and C++ (no
+# library needed).
 build/tests/shmem/header_check.stamp: $(wildcard shmem/include/*.h) tests/shmem/header_check.c
 	@mkdir -p $(@D)
 	$(SHM_CC) -std=c99 -pedantic -Wall -Wextra -Werror -Ishmem/include -c tests/shmem/header_check.c -o $(@D)/header_c99.o
 	$(SHM_CC) -std=c11 -pedantic -Wall -Wextra -Werror -Ishmem/include -c tests/shmem/header_check.c -o $(@D)/header_c11.o
+	$(SHM_CC) -std=gnu11 -pedantic -Wall -Wextra -Werror -Ishmem/include -c tests/shmem/header_check.c -o $(@D)/header_gnu11.o
+	$${CXX:-g++} -x c++ -std=c++11 -pedantic -Wall -Wextra -Werror -Ishmem/include -c tests/shmem/header_check.c -o $(@D)/header_cxx.o
 	@touch $@
 
 # Example programs (shmem/examples/*.c), normal build, as shmem/oshcc would link them.
@@ -62,5 +65,5 @@ build/tests/shmem/legacy: tests/shmem/legacy.c shmem/oshcc $(SHMEM_LIBS) $(wildc
 	@mkdir -p $(@D)
 	shmem/oshcc -std=gnu99 -Wall -Wextra -Werror -O1 -g $< -o $@
 
-SHMEM_TESTS := conformance teams p2p barrier errors legacy
+SHMEM_TESTS := conformance teams p2p barrier errors legacy amo sync2
 shmem-tests-build: $(addprefix build/tests/shmem/,$(SHMEM_TESTS)) build/tests/shmem/header_check.stamp

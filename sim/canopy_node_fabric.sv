@@ -104,7 +104,9 @@ module canopy_node_fabric #(
   output logic      [NumNodes-1:0][7:0]   m_axi_arlen_o,
   output logic      [NumNodes-1:0][2:0]   m_axi_arsize_o,
   output logic      [NumNodes-1:0][1:0]   m_axi_arburst_o,
+  output logic      [NumNodes-1:0][3:0]   m_axi_arid_o,
   input  wire logic [NumNodes-1:0]        m_axi_rvalid_i,
+  input  wire logic [NumNodes-1:0][3:0]   m_axi_rid_i,
   output logic      [NumNodes-1:0]        m_axi_rready_o,
   input  wire logic [NumNodes-1:0][63:0]  m_axi_rdata_i,
   input  wire logic [NumNodes-1:0][1:0]   m_axi_rresp_i,
@@ -132,11 +134,13 @@ module canopy_node_fabric #(
     .tx_slot_valid_o (tx_slot_valid), .tx_slot_tree_o (tx_slot_tree)
   );
 
-  // The harness uses one AXI ID; IDs, cache and protection attributes are not modelled.
+  // The harness uses one AXI ID for MMIO and DMA writes; DMA reads carry their ID (the get
+  // server's and the AMO unit's reads are told apart by it). Cache and protection
+  // attributes are not modelled.
   localparam int unsigned IdW = 4;
 
   for (genvar n = 0; n < NumNodes; n++) begin : gen_node
-    wire logic [IdW-1:0] unused_bid, unused_rid, unused_awid, unused_arid;
+    wire logic [IdW-1:0] unused_bid, unused_rid, unused_awid;
     wire logic [3:0]     unused_awcache, unused_arcache;
     wire logic [2:0]     unused_awprot, unused_arprot;
     canopy_node #(
@@ -162,10 +166,10 @@ module canopy_node_fabric #(
       .m_axi_awcache_o (unused_awcache),
       .m_axi_awprot_o  (unused_awprot),
       .m_axi_bid_i     ('0),
-      .m_axi_arid_o    (unused_arid),
+      .m_axi_arid_o    (m_axi_arid_o[n]),
       .m_axi_arcache_o (unused_arcache),
       .m_axi_arprot_o  (unused_arprot),
-      .m_axi_rid_i     ('0),
+      .m_axi_rid_i     (m_axi_rid_i[n]),
       .s_axi_awvalid_i (s_axi_awvalid_i[n]),
       .s_axi_awready_o (s_axi_awready_o[n]),
       .s_axi_awaddr_i  (s_axi_awaddr_i[n]),

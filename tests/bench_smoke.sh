@@ -31,7 +31,8 @@ for c in "reduce sw-binomial" "reduce hw" "allreduce sw-binomial" "allreduce sw-
     go "${run[@]}" $ex/reduce_bench --bench "$1" --impl "$2" --sizes 8,2048 --reps 1
 done
 go "${run[@]}" $ex/reduce_bench --bench allreduce --impl hw --inflight 32 --reps 1
-for b in bcast reduce barrier collect; do
+go "${run[@]}" $ex/amo_bench --ops 4 --reps 1
+for b in bcast reduce barrier collect alltoall; do
     go shmem/oshrun -n 9 --torus 3x3 build/shmem/examples/shmem_coll_bench --bench $b --sizes 8,1024 --iters 1
     go env CANOPY_SHMEM_HW=0 shmem/oshrun -n 9 --torus 3x3 build/shmem/examples/shmem_coll_bench --bench $b \
         --sizes 8,1024 --iters 1

@@ -82,6 +82,9 @@ def declare():
         # One-sided gets: all pairs 1 B..64 KiB, a storm with puts, a busy target, refusals,
         # raw over-bound and malformed GETs.
         t.append(Test(f"driver-{torus}-get", f"{run} build/tests/driver/get", build, timeout=300))
+        # Remote atomics in the host interface: every op and size, contention with exact
+        # counts, put-then-flag order, refusals, raw malformed atomics.
+        t.append(Test(f"driver-{torus}-amo", f"{run} build/tests/driver/amo", build, timeout=300))
     # Hardware broadcast from every root, 1 B to 256 KiB (fabric manager trees, both
     # programming modes), on 2D and 3D tori up to 27 nodes.
     # On the larger tori every root gets three sizes (one packet, a packet and a byte, 16
@@ -122,11 +125,21 @@ def declare():
         # all in hardware, and the same results with CANOPY_SHMEM_STRIDE_TREES=0.
         t.append(Test(f"shmem-{torus}-stride", f"tests/shmem/run_stride.sh {nodes}" + (" --sw" if torus == "3x3" else ""),
                       b + ["build/tests/shmem/stride"]))
+    # Atomics of every type and form under contention, locks (mutual exclusion, no
+    # starvation), signals (never before the data); alltoall(s) against a reference,
+    # contexts, the wait/test families, threads: on 2x2 and 3x3.
+    for torus in ("2x2", "3x3"):
+        nodes = math.prod(int(k) for k in torus.split("x"))
+        run = f"shmem/oshrun -n {nodes} --torus {torus}"
+        b = shm + [cosim_make(torus)]
+        t.append(Test(f"shmem-{torus}-amo", f"{run} build/tests/shmem/amo 3", b, timeout=900))
+        t.append(Test(f"shmem-{torus}-sync2", f"{run} build/tests/shmem/sync2", b, timeout=900))
     t.append(Test("shmem-3x3-errors", "tests/shmem/run_errors.sh 9", shm + [cosim_make("3x3")]))
     t.append(Test("shmem-3x3-legacy", "tests/shmem/run_legacy.sh 9", shm + [cosim_make("3x3")]))
     # The benchmark programs of `make bench`, briefly: each checks what it times.
     t.append(Test("bench-3x3-smoke", "tests/bench_smoke.sh",
                   ["build/driver/examples/bcast_bench", "build/driver/examples/reduce_bench",
+                   "build/driver/examples/amo_bench",
                    "build/shmem/examples/shmem_coll_bench", cosim_make("3x3")]))
     t.append(Test("fw-setup-3x3", "sim/canopy-run -n 9 --torus 3x3 build/tests/fw/fm_setup_sim",
                   ["build/tests/fw/fm_setup_sim", cosim_make("3x3")]))

@@ -74,6 +74,15 @@ def get_records(torus):
     return example_records(torus, "get_bench")
 
 
+def amo_records(torus):
+    """Remote atomics (driver/examples/amo_bench.c): fetch-add latency to node 0 itself, a
+    neighbour and the farthest node, hardware (the target's AMO unit) and software (the
+    target's processor polling); contended throughput on one counter at the centre node
+    (every node, blocking fetch-adds and non-blocking adds; software: the centre serves the
+    others), and every node on its own neighbour."""
+    return example_records(torus, "amo_bench")
+
+
 BCAST_IMPLS = ["sw-binomial", "sw-scatter-allgather", "sw-chain", "hw"]
 # (torus, extra bcast_bench args). On 3x3 one sw impl (default sizes 8 B..256 KiB, 3
 # repetitions below 64 KiB) takes a few seconds of wall clock. On 4x4x4 one repetition per
@@ -167,10 +176,11 @@ def reduce_records(torus, extra):
 # On 64 PEs the software algorithms are slow to simulate (a software broadcast of 256 KiB
 # is 63 puts of it from the root: millions of cycles per call), so 4x4x4 runs one timed
 # call per size and stops at 32 KiB (broadcast) and 512 B (collect, per PE).
-SHMEM_BENCHES = ["bcast", "reduce", "barrier", "collect"]
+SHMEM_BENCHES = ["bcast", "reduce", "barrier", "collect", "alltoall"]
 SHMEM_RUNS = [
     ("3x3", {}),
-    ("4x4x4", {"all": ["--iters", "1"], "bcast": ["--sizes", "8,512,4096,32768"], "collect": ["--sizes", "8,64,512"]}),
+    ("4x4x4", {"all": ["--iters", "1"], "bcast": ["--sizes", "8,512,4096,32768"], "collect": ["--sizes", "8,64,512"],
+               "alltoall": ["--sizes", "8,64,512"]}),
 ]
 
 
@@ -204,9 +214,11 @@ def shmem_docs(recs):
               "slowest PE's average cycles from entering to returning (between barriers). hw: the library's "
               "default, collectives in the routers where a tree can express them; sw: CANOPY_SHMEM_HW=0, the "
               "library's software algorithms over puts. Broadcast: root 0, `shmem_broadcastmem`; reduce: "
-              "`shmem_long_sum_reduce`; collect: `shmem_long_fcollect`, bytes per PE.", "",
+              "`shmem_long_sum_reduce`; collect: `shmem_long_fcollect`, bytes per PE; alltoall: "
+              "`shmem_long_alltoall`, bytes per PE and destination (data by puts either way: hw runs its two "
+              "syncs in the routers).", "",
               "| bench | bytes | sw | hw | hw speedup |", "|---|---|---|---|---|"]
-        for bench in ("shmem-bcast", "shmem-reduce", "shmem-barrier", "shmem-collect"):
+        for bench in ("shmem-bcast", "shmem-reduce", "shmem-barrier", "shmem-collect", "shmem-alltoall"):
             for n in sorted({r["bytes"] for r in rs if r["bench"] == bench}):
                 sw, hw = cyc.get((bench, "sw", n)), cyc.get((bench, "hw", n))
                 L.append(f"| {bench} | {n} | {sw if sw is not None else '-'} | {hw if hw is not None else '-'} | "
@@ -258,6 +270,7 @@ def table(records):
         "fpga-ecp5": ["fmax_mhz", "target_mhz", "luts", "ffs", "brams"],
         "put": ["bytes", "cycles", "link_bytes_per_cycle"],
         "get": ["op", "bytes", "cycles", "bytes_per_cycle"],
+        "amo": ["op", "impl", "hops", "cycles", "ops_per_kcycle"],
         "bcast": ["impl", "bytes", "cycles", "link_bytes_per_cycle"],
         "bcast-hop-latency": ["impl", "cycles_per_hop", "base_cycles", "max_hops"],
         "reduce": ["impl", "bytes", "cycles"],
@@ -302,6 +315,7 @@ def render_docs(records):
             L.append(f"| {r['bytes']} | {r['cycles']:.0f} | {r['ns']:.0f} | {r['link_bytes_per_cycle']:.2f} | "
                      f"{100 * r['link_bytes_per_cycle'] / 8:.0f}% |")
     L += get_docs(by("get"))
+    L += amo_docs(by("amo"))
     L += bcast_docs(by("bcast"))
     hop = by("bcast-hop-latency")
     if hop:
@@ -338,6 +352,28 @@ def get_docs(recs):
             name = f"{n} ({label})" if label else f"{n}"
             L.append(f"| {name} | {g['cycles']:.0f} | " + (f"{p['cycles']:.0f} | {g['cycles'] / p['cycles']:.2f} | "
                      if p else "- | - | ") + f"{g['bytes_per_cycle']:.2f} | {100 * g['bytes_per_cycle'] / 8:.0f}% |")
+    return L
+
+
+def amo_docs(recs):
+    """Atomics: latency and contended throughput, hardware against software."""
+    if not recs:
+        return []
+    L = ["", f"### Remote atomics (`make bench`, co-simulation, {recs[0]['topology']}; driver/examples/amo_bench.c)", "",
+         "Hardware: the target's host interface does the read-modify-write (a DMA read of its memory, 800 ns "
+         "modeled, then the write and a response), one atomic at a time per node. Software: the target's "
+         "processor polls a mailbox, adds and puts the old value back (its own work takes no simulated time "
+         "here, so this is the best a dedicated polling core could do).", "",
+         "| operation | impl | target (hops) | cycles | ns | ops / 1000 cycles |", "|---|---|---|---|---|---|"]
+    for r in recs:
+        if r["op"] == "fetch-add":
+            L.append(f"| fetch-add latency | {r['impl']} | {r['target']} ({r['hops']}) | {r['cycles']} | "
+                     f"{r['ns']:.0f} | - |")
+    for r in recs:
+        if r["op"] != "fetch-add":
+            tgt = "each its X neighbour" if r["target"] < 0 else f"node {r['target']}"
+            L.append(f"| {r['op']}, {r['pes']} nodes x {r['ops'] // max(1, r['pes'])} | {r['impl']} | {tgt} | "
+                     f"{r['cycles']} | {r['ns_per_op']:.0f} per op | {r['ops_per_kcycle']:.2f} |")
     return L
 
 
@@ -569,6 +605,8 @@ def main():
         records += put_records("3x3")
     if args.only in "get":
         records += get_records("3x3")
+    if args.only in "amo":
+        records += amo_records("3x3")
     if args.only in "bcast":
         for torus, extra in BCAST_RUNS:
             if not args.torus or torus in args.torus.split(","):

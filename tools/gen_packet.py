@@ -40,6 +40,9 @@ def load():
     glen = next(f for f in spec["get_request"] if f["name"] == "get_len")
     if fmt["max_get_bytes"] >= 1 << glen["width"] or fmt["max_get_bytes"] % fmt["max_payload_bytes"]:
         sys.exit("max_get_bytes must fit get_len and be a multiple of max_payload_bytes")
+    aop = next(f for f in spec["get_request"] if f["name"] == "amo_op")
+    if max(o["value"] for o in spec["amo_ops"]) >= 1 << aop["width"]:
+        sys.exit("an AMO operation does not fit amo_op")
     return spec, fmt, words
 
 
@@ -102,8 +105,10 @@ def gen_sv(spec, fmt, words):
          "  typedef coord_t [MaxDims-1:0] coords_t;  // index d = dimension (0 = X)",
          ""]
     tw = next(f["width"] for f in spec["fields"] if f["name"] == "ptype")
-    for kind, key, width in (("pkt_type", "types", tw), ("op", "ops", 3), ("dtype", "dtypes", 3)):
-        pre = {"pkt_type": "PKT", "op": "OP", "dtype": "DT"}[kind]
+    aw = next(f["width"] for f in spec["get_request"] if f["name"] == "amo_op")
+    for kind, key, width in (("pkt_type", "types", tw), ("op", "ops", 3), ("dtype", "dtypes", 3),
+                             ("amo_op", "amo_ops", aw)):
+        pre = {"pkt_type": "PKT", "op": "OP", "dtype": "DT", "amo_op": "AMO"}[kind]
         L.append(f"  typedef enum logic [{width - 1}:0] {{")
         items = spec[key]
         for i, t in enumerate(items):
@@ -175,7 +180,8 @@ def gen_c(spec, fmt, words):
          f"#define CANOPY_MAX_DIMS {fmt['max_dims']}u",
          f"#define CANOPY_MIN_VCS {spec['link']['min_vcs']}u",
          ""]
-    for key, pre in (("vcs", "CANOPY_VC_"), ("types", "CANOPY_PKT_"), ("ops", "CANOPY_OP_"), ("dtypes", "CANOPY_DT_")):
+    for key, pre in (("vcs", "CANOPY_VC_"), ("types", "CANOPY_PKT_"), ("ops", "CANOPY_OP_"), ("dtypes", "CANOPY_DT_"),
+                     ("amo_ops", "CANOPY_AMO_")):
         L.append("enum {")
         for t in spec[key]:
             desc = f" /* {t['desc']} */" if "desc" in t else ""
@@ -320,6 +326,18 @@ def gen_md(spec, fmt, words):
         hi = f["lsb"] + f["width"] - 1
         L.append(f"| `{f['name']}` | {hi}..{f['lsb']} | {f['desc']} |")
     L += ["", "Bits not listed are reserved (sent as 0, ignored).", "",
+          "## Atomics (AMO)", "",
+          "An atomic is a `GET` of 4 or 8 bytes whose `len` is 24 instead of 8: the request word",
+          "above (with `amo_op` and `amo_fetch`), then the operand, then the compare value (used by",
+          "`CSWAP`, 0 otherwise), each a 64-bit word (a 4-byte AMO uses bits 31..0). Routers forward",
+          "it as any `GET`. The target's host interface reads the object at `offset` (a multiple of",
+          "`get_len`) from its host memory, writes the new value back and answers with one `GET_RESP`",
+          "with `LAST`: the old value at `reply_offset` when `amo_fetch` is set, else no payload. AMOs",
+          "at one target are done one at a time, so they are atomic with respect to each other",
+          "(docs/host-interface.md).", "",
+          "| amo_op | value | new value |", "|---|---|---|"]
+    L += [f"| `{o['name']}` | {o['value']} | {o['desc']} |" for o in spec["amo_ops"]]
+    L += ["",
           "## Reduce operations and element types", "",
           "| op | value |", "|---|---|"]
     L += [f"| `{o['name']}` | {o['value']} |" for o in spec["ops"]]

@@ -72,8 +72,9 @@ struct canopy_caps {
     uint32_t trees, reduce_ids, ops_mask, dtypes_mask;
     uint32_t max_payload, flit_bits, vcs;
     uint32_t inj_ring_words;
-    uint32_t get_slots;      /* gets a node may have outstanding toward one target */
+    uint32_t get_slots;      /* gets and atomics a node may have outstanding toward one target */
     uint32_t max_get_bytes;  /* largest get request (canopy_get splits longer ones) */
+    uint32_t amo_ops;        /* atomics served: bit per CANOPY_AMO_* operation; 0 = none */
 };
 int canopy_caps(canopy_dev *dev, struct canopy_caps *caps);
 
@@ -88,6 +89,12 @@ int canopy_coords(canopy_dev *dev, int node, unsigned coords[4]);
  * open; *base receives its address. */
 int canopy_window(canopy_dev *dev, size_t size, void **base);
 size_t canopy_window_size(canopy_dev *dev);
+/* A power of two M such that windows of 2 MiB or more, registered alike by every process
+ * of a job (the same allocations in the same order), lie at addresses congruent modulo M
+ * on every node: then one window offset gives an address aligned to any power of two up to
+ * M on every node (OpenSHMEM's shmem_align). sim: up to 1 GiB (the arena layout); pci:
+ * 2 MiB (hugepages). */
+uint64_t canopy_window_congruence(canopy_dev *dev);
 
 /* Write len bytes from src into node's window at offset. Any alignment, any length
  * (split into packets of at most max_payload bytes, pipelined). Returns once the data is
@@ -103,6 +110,28 @@ int canopy_put(canopy_dev *dev, int node, uint64_t offset, const void *src, size
  * device; canopy_quiet waits until every earlier get (and put) has completed and returns
  * CANOPY_EREFUSED if a target refused one (outside its window). */
 int canopy_get(canopy_dev *dev, int node, uint64_t remote_offset, uint64_t local_offset, size_t len);
+
+/* Remote atomics (AMOs): operation op (CANOPY_AMO_FETCH, _SET, _CSWAP, _ADD, _AND, _OR,
+ * _XOR, from canopy_packet.h) on the size-byte (4 or 8) object at offset in node's window
+ * (offset a multiple of size; any node, this one too). The target's host interface reads
+ * the object from its host memory, writes the new value back and answers, one atomic at a
+ * time: so all atomics on one node's memory, from every node (itself included), are
+ * atomic with respect to each other. The old value is written at reply_offset in this
+ * node's window (any alignment), or nowhere with CANOPY_AMO_NO_REPLY. compare is CSWAP's
+ * (the new value is operand if the old one equals it); 4-byte atomics use the low 32 bits
+ * of operand and compare. Asynchronous like canopy_get: returns once the request is in the
+ * device; canopy_quiet or canopy_amo_wait completes it (atomics count against
+ * caps.get_slots with gets: the call waits for a slot when it must). */
+#define CANOPY_AMO_NO_REPLY UINT64_MAX
+int canopy_amo(canopy_dev *dev, int node, uint64_t offset, unsigned op, unsigned size, uint64_t operand,
+               uint64_t compare, uint64_t reply_offset);
+/* Wait until every get and atomic this node has issued toward node has completed (its
+ * data, if any, in this node's window). Refusals are reported by canopy_quiet. */
+int canopy_amo_wait(canopy_dev *dev, int node, uint64_t timeout_ns);
+/* An atomic that returns the old value in *old: canopy_amo with the reply at reply_offset
+ * (scratch: 8 bytes of this node's window), then canopy_amo_wait, then the value read. */
+int canopy_amo_fetch(canopy_dev *dev, int node, uint64_t offset, unsigned op, unsigned size, uint64_t operand,
+                     uint64_t compare, uint64_t reply_offset, uint64_t *old, uint64_t timeout_ns);
 
 /* Wait until every put issued so far is in its target's memory and every get issued so
  * far has its data in this node's window. Returns CANOPY_EREFUSED if any target refused
@@ -147,6 +176,13 @@ static inline int canopy_cmp_holds(uint64_t v, int cmp, uint64_t value)
 }
 int canopy_wait_u64(canopy_dev *dev, const volatile uint64_t *addr, int cmp, uint64_t value,
                     uint64_t timeout_ns);
+/* Let the device make progress: block until it has written anything into this node's host
+ * memory (window, rings, counters) since the call, or timeout_ns of device time has passed
+ * (CANOPY_ETIMEDOUT). For waits on many words at once and for polling loops: the caller
+ * checks again what it waits for; a return does not say that any particular word changed.
+ * (Under "sim" the PE otherwise takes no simulated time between calls; under "pci" this
+ * pauses for at most timeout_ns.) */
+int canopy_wait_any(canopy_dev *dev, uint64_t timeout_ns);
 
 /* End the job this process belongs to (every PE the launcher started with it) with exit
  * status `status` (0..255): the co-simulation stops every other PE at once and
@@ -169,6 +205,7 @@ struct canopy_counters {
     uint64_t err_tree_write, err_coll_dir, err_coll_tree, rx_bcasts;
     uint64_t err_reduce, reduces_sent, reduces_done;
     uint64_t err_get_bounds, err_get_dropped, gets_served, get_resps, gets_done, gets_failed;
+    uint64_t amos_served;
 };
 int canopy_counters(canopy_dev *dev, struct canopy_counters *c);
 

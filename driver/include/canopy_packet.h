@@ -28,7 +28,7 @@ enum {
     CANOPY_PKT_REDUCE = 4, /* reduce contribution travelling up a tree on COLL_UP, hop by hop; `len` bytes of `dtype` elements (0: a barrier), combined with `op` per (tree, rid); the result goes down the tree as a BCAST with rflags RESULT */
     CANOPY_PKT_CONFIG = 5, /* configuration packet (Mini Packet): point-to-point; the destination writes tree entry `tree` := `offset` bits 31..0 (ACK_REQ: acknowledged, refused entries as failed) */
     CANOPY_PKT_ACK = 6, /* acknowledgement of puts: `offset` bits 19..0 count acknowledged puts, bits 39..20 how many of them were refused */
-    CANOPY_PKT_GET = 7, /* one-sided read request, point-to-point from the requester (src) to the target (dst): `get_len` bytes at `offset` in the target's window, to be written at `reply_offset` in the requester's window (both in the one payload word below, `len` = 8); the target's host interface answers with GET_RESP packets, without its software */
+    CANOPY_PKT_GET = 7, /* one-sided read request, point-to-point from the requester (src) to the target (dst): `get_len` bytes at `offset` in the target's window, to be written at `reply_offset` in the requester's window (both in the one payload word below, `len` = 8); the target's host interface answers with GET_RESP packets, without its software. With `len` = 24 it is an atomic (AMO): a read-modify-write of the `get_len` (4 or 8) bytes at `offset` by the target's host interface (payload: the request word, the operand, the compare value), answered by one GET_RESP */
     CANOPY_PKT_GET_RESP = 8, /* data of a GET, point-to-point from the target back to the requester: `len` bytes written at `offset` in the destination's window like a PUT; flag LAST marks the get's final response, rflag FAILED a refused get (no payload) */
 };
 
@@ -45,6 +45,16 @@ enum {
     CANOPY_DT_U64 = 3,
     CANOPY_DT_F32 = 4,
     CANOPY_DT_F64 = 5,
+};
+
+enum {
+    CANOPY_AMO_FETCH = 0, /* new = old (nothing is written) */
+    CANOPY_AMO_SET = 1, /* new = operand (set; with amo_fetch a swap) */
+    CANOPY_AMO_CSWAP = 2, /* new = operand if old == compare, else old (nothing is written) */
+    CANOPY_AMO_ADD = 3, /* new = old + operand, modulo 2^(8 * size) (add, inc, fetch-add, signal add) */
+    CANOPY_AMO_AND = 4, /* new = old & operand */
+    CANOPY_AMO_OR = 5, /* new = old | operand */
+    CANOPY_AMO_XOR = 6, /* new = old ^ operand */
 };
 
 #define CANOPY_FLAG_ACK_REQ (1u << 0) /* PUT: the target acknowledges the put once its data is in memory */
@@ -342,7 +352,7 @@ static inline uint64_t canopy_getreq_set_reply_offset(uint64_t w, uint64_t v)
     return (w & ~m) | ((v << CANOPY_GETREQ_REPLY_OFFSET_LSB) & m);
 }
 
-/* bytes requested, 1..max_get_bytes; any other value is refused */
+/* bytes requested, 1..max_get_bytes; any other value is refused. AMO: the object's size, 4 or 8, and `offset` must be a multiple of it */
 #define CANOPY_GETREQ_GET_LEN_LSB 40u
 #define CANOPY_GETREQ_GET_LEN_WIDTH 17u
 static inline uint64_t canopy_getreq_get_get_len(uint64_t w)
@@ -353,6 +363,32 @@ static inline uint64_t canopy_getreq_set_get_len(uint64_t w, uint64_t v)
 {
     uint64_t m = canopy_hdr_field_mask(CANOPY_GETREQ_GET_LEN_WIDTH) << CANOPY_GETREQ_GET_LEN_LSB;
     return (w & ~m) | ((v << CANOPY_GETREQ_GET_LEN_LSB) & m);
+}
+
+/* AMO (len 24) only: the operation (table below); an unknown one is refused */
+#define CANOPY_GETREQ_AMO_OP_LSB 57u
+#define CANOPY_GETREQ_AMO_OP_WIDTH 4u
+static inline uint64_t canopy_getreq_get_amo_op(uint64_t w)
+{
+    return (w >> CANOPY_GETREQ_AMO_OP_LSB) & canopy_hdr_field_mask(CANOPY_GETREQ_AMO_OP_WIDTH);
+}
+static inline uint64_t canopy_getreq_set_amo_op(uint64_t w, uint64_t v)
+{
+    uint64_t m = canopy_hdr_field_mask(CANOPY_GETREQ_AMO_OP_WIDTH) << CANOPY_GETREQ_AMO_OP_LSB;
+    return (w & ~m) | ((v << CANOPY_GETREQ_AMO_OP_LSB) & m);
+}
+
+/* AMO only: the response carries the old value (a fetching AMO); else it has no payload */
+#define CANOPY_GETREQ_AMO_FETCH_LSB 61u
+#define CANOPY_GETREQ_AMO_FETCH_WIDTH 1u
+static inline uint64_t canopy_getreq_get_amo_fetch(uint64_t w)
+{
+    return (w >> CANOPY_GETREQ_AMO_FETCH_LSB) & canopy_hdr_field_mask(CANOPY_GETREQ_AMO_FETCH_WIDTH);
+}
+static inline uint64_t canopy_getreq_set_amo_fetch(uint64_t w, uint64_t v)
+{
+    uint64_t m = canopy_hdr_field_mask(CANOPY_GETREQ_AMO_FETCH_WIDTH) << CANOPY_GETREQ_AMO_FETCH_LSB;
+    return (w & ~m) | ((v << CANOPY_GETREQ_AMO_FETCH_LSB) & m);
 }
 
 /* Coordinates packed as in the dst/src fields: dimension d in bits [4d+3:4d]. */

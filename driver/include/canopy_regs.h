@@ -81,6 +81,8 @@
 #define CANOPY_CAPS_GET_SLOTS_WIDTH 8u
 #define CANOPY_CAPS_GET_MAX_BYTES_LSB 8u
 #define CANOPY_CAPS_GET_MAX_BYTES_WIDTH 24u
+#define CANOPY_CAPS_GET_AMO_OPS_LSB 32u
+#define CANOPY_CAPS_GET_AMO_OPS_WIDTH 8u
 /* bus address of the host DMA window (8-byte aligned); remote writes land at WIN_BASE + offset (rw) */
 #define CANOPY_REG_WIN_BASE 0x040u
 /* bytes in the DMA window; 0 = no window (every arriving write is refused) (rw) */
@@ -133,9 +135,9 @@
 #define CANOPY_REG_ERR_COLL_TREE 0x158u
 /* reduce contributions refused by this router's reduce engine: operation, type or length disagreeing with the reduce's first contribution, a second contribution from the same port, an unknown operation or type, a length not a multiple of the element size, or not from a child's port or this node's host (ro) */
 #define CANOPY_REG_ERR_REDUCE 0x160u
-/* GET requests this node refused: outside its window (or no window, or get_len 0 or above CAPS_GET.max_bytes); each answered with a FAILED response (ro) */
+/* GET requests this node refused: outside its window (or no window, or get_len 0 or above CAPS_GET.max_bytes); atomics also when get_len is not 4 or 8, offset is not a multiple of it, or amo_op is unknown; each answered with a FAILED response (ro) */
 #define CANOPY_REG_ERR_GET_BOUNDS 0x168u
-/* GET requests this node dropped unanswered: their source already had CAPS_GET.slots requests here, the source lies outside the torus, or the request is malformed (len not 8) (ro) */
+/* GET requests (atomics included) this node dropped unanswered: their source already had CAPS_GET.slots requests here, the source lies outside the torus, or the request is malformed (len not 8 or 24) (ro) */
 #define CANOPY_REG_ERR_GET_DROPPED 0x170u
 /* packets this node injected into the fabric (ro) */
 #define CANOPY_REG_TX_PKTS 0x180u
@@ -157,7 +159,7 @@
 #define CANOPY_REG_REDUCES_SENT 0x1C0u
 /* reduce results delivered to this node (written, or only counted at a node that is not a plain reduce's destination) (ro) */
 #define CANOPY_REG_REDUCES_DONE 0x1C8u
-/* GET requests this node has answered (its last response sent), refused ones included (ro) */
+/* GET requests this node has answered (its last response sent), refused ones and atomics included (ro) */
 #define CANOPY_REG_GETS_SERVED 0x1D0u
 /* GET_RESP packets delivered to this node (ro) */
 #define CANOPY_REG_GET_RESPS 0x1D8u
@@ -165,6 +167,8 @@
 #define CANOPY_REG_GETS_DONE 0x1E0u
 /* this node's gets refused by their targets (or whose last response fell outside this node's window), a subset of GETS_DONE (also written back) (ro) */
 #define CANOPY_REG_GETS_FAILED 0x1E8u
+/* atomics this node has done on its host memory (read, write back if the value changed, response sent); refused ones are not included (they count in ERR_GET_BOUNDS and GETS_SERVED) (ro) */
+#define CANOPY_REG_AMOS_SERVED 0x1F8u
 
 /* Extract a field: CANOPY_FIELD(value, ID, MAGIC). */
 #define CANOPY_FIELD(v, reg, field) \
@@ -225,6 +229,7 @@ static inline const char *canopy_reg_name(uint32_t offset)
     case CANOPY_REG_GET_RESPS: return "GET_RESPS";
     case CANOPY_REG_GETS_DONE: return "GETS_DONE";
     case CANOPY_REG_GETS_FAILED: return "GETS_FAILED";
+    case CANOPY_REG_AMOS_SERVED: return "AMOS_SERVED";
     default: return (const char *)0;
     }
 }

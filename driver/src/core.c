@@ -83,8 +83,10 @@ static int read_identity(canopy_dev *dev, char *errmsg, size_t errlen)
     c->inj_ring_words = (uint32_t)CANOPY_FIELD(rings, RINGS, INJ_WORDS);
     c->get_slots = (uint32_t)CANOPY_FIELD(caps_get, CAPS_GET, SLOTS);
     c->max_get_bytes = (uint32_t)CANOPY_FIELD(caps_get, CAPS_GET, MAX_BYTES);
+    c->amo_ops = (uint32_t)CANOPY_FIELD(caps_get, CAPS_GET, AMO_OPS);
     if (c->max_get_bytes > CANOPY_MAX_GET_BYTES) c->max_get_bytes = CANOPY_MAX_GET_BYTES;
     if (c->max_get_bytes == 0) c->get_slots = 0;
+    if (c->get_slots == 0) c->amo_ops = 0;
     if (c->flit_bits != 64 || c->max_payload == 0 || c->max_payload > CANOPY_PKT_MAX_PAYLOAD ||
         c->inj_ring_words < 2 * (3 + CANOPY_PKT_MAX_PAYLOAD / 8)) {
         if (errmsg) snprintf(errmsg, errlen, "%s: unsupported capabilities (flit %u bits, payload %u, ring %u words)",
@@ -267,6 +269,7 @@ int canopy_counters(canopy_dev *dev, struct canopy_counters *c)
         {CANOPY_REG_ERR_GET_BOUNDS, &c->err_get_bounds}, {CANOPY_REG_ERR_GET_DROPPED, &c->err_get_dropped},
         {CANOPY_REG_GETS_SERVED, &c->gets_served},       {CANOPY_REG_GET_RESPS, &c->get_resps},
         {CANOPY_REG_GETS_DONE, &c->gets_done},           {CANOPY_REG_GETS_FAILED, &c->gets_failed},
+        {CANOPY_REG_AMOS_SERVED, &c->amos_served},
     };
     for (size_t i = 0; i < sizeof regs / sizeof regs[0]; ++i) {
         if ((rc = csr_read(dev, regs[i].off, regs[i].dst))) return rc;
@@ -289,6 +292,7 @@ int canopy_window(canopy_dev *dev, size_t size, void **base)
 }
 
 size_t canopy_window_size(canopy_dev *dev) { return usable(dev) || !dev->win.vaddr ? 0 : dev->win.size; }
+uint64_t canopy_window_congruence(canopy_dev *dev) { return usable(dev) ? 0 : dev->hal.congruence; }
 
 /* ------------------------------------------------------------------ injection ring */
 int canopy_dev_doorbell(canopy_dev *dev)
@@ -477,6 +481,72 @@ int canopy_get(canopy_dev *dev, int node, uint64_t remote_offset, uint64_t local
     return canopy_dev_doorbell(dev);
 }
 
+/* ------------------------------------------------------------------ atomics */
+int canopy_amo(canopy_dev *dev, int node, uint64_t offset, unsigned op, unsigned size, uint64_t operand,
+               uint64_t compare, uint64_t reply_offset)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (node < 0 || node >= dev->nodes) return CANOPY_ERANGE;
+    if (!dev->caps.amo_ops) return CANOPY_ENODEV;
+    if (op > 31 || !(dev->caps.amo_ops >> op & 1u) || (size != 4 && size != 8) || offset % size) return CANOPY_EINVAL;
+    const uint64_t offset_limit = (uint64_t)1 << CANOPY_HDR_OFFSET_WIDTH;
+    if (offset >= offset_limit || size > offset_limit - offset) return CANOPY_ERANGE;
+    const int fetch = reply_offset != CANOPY_AMO_NO_REPLY;
+    if (fetch) {
+        if (!dev->win.vaddr) return CANOPY_ENOTREG;
+        if (reply_offset > dev->win.size || size > dev->win.size - reply_offset) return CANOPY_ERANGE;
+    }
+    if ((rc = get_slot_wait(dev, node))) return rc;
+    uint64_t flits[5] = {0, 0, 0, 0, 0};
+    canopy_hdr_set_ptype(flits, CANOPY_PKT_GET);
+    canopy_hdr_set_dst(flits, packed_coords(dev, node));
+    canopy_hdr_set_src(flits, packed_coords(dev, dev->node));
+    canopy_hdr_set_len(flits, 24);
+    canopy_hdr_set_offset(flits, offset);
+    uint64_t w = canopy_getreq_set_reply_offset(0, fetch ? reply_offset : 0);
+    w = canopy_getreq_set_get_len(w, size);
+    w = canopy_getreq_set_amo_op(w, op);
+    w = canopy_getreq_set_amo_fetch(w, (uint64_t)fetch);
+    flits[2] = w;
+    flits[3] = size == 4 ? (uint32_t)operand : operand;
+    flits[4] = size == 4 ? (uint32_t)compare : compare;
+    if ((rc = canopy_dev_inject(dev, flits, 5, CANOPY_VC_P2P_LO))) return rc;
+    ++dev->gets_issued;
+    ++dev->get_issued_to[node];
+    return canopy_dev_doorbell(dev);
+}
+
+int canopy_amo_wait(canopy_dev *dev, int node, uint64_t timeout_ns)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (node < 0 || node >= dev->nodes) return CANOPY_ERANGE;
+    if (!dev->caps.get_slots) return CANOPY_OK; /* nothing can be outstanding */
+    volatile uint64_t *w = get_area_word(dev, node);
+    const uint32_t issued = dev->get_issued_to[node];
+    if ((uint32_t)*w == issued) return CANOPY_OK;
+    if ((rc = canopy_dev_doorbell(dev))) return rc;
+    return dev->hal.ops->wait(&dev->hal, w, 0xffffffffull, CANOPY_CMP_EQ, issued, timeout_ns);
+}
+
+int canopy_amo_fetch(canopy_dev *dev, int node, uint64_t offset, unsigned op, unsigned size, uint64_t operand,
+                     uint64_t compare, uint64_t reply_offset, uint64_t *old, uint64_t timeout_ns)
+{
+    if (!old || reply_offset == CANOPY_AMO_NO_REPLY) return usable(dev) ? usable(dev) : CANOPY_EINVAL;
+    int rc = canopy_amo(dev, node, offset, op, size, operand, compare, reply_offset);
+    if (rc || (rc = canopy_amo_wait(dev, node, timeout_ns))) return rc;
+    const uint8_t *p = (const uint8_t *)dev->win.vaddr + reply_offset;
+    if (size == 4) {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        *old = v;
+    } else {
+        memcpy(old, p, 8);
+    }
+    return CANOPY_OK;
+}
+
 int canopy_quiet(canopy_dev *dev, uint64_t timeout_ns)
 {
     int rc = usable(dev);
@@ -532,6 +602,15 @@ int canopy_wait_event(canopy_dev *dev, struct canopy_event *ev, uint64_t timeout
     rc = dev->hal.ops->wait(&dev->hal, &e[EJ_SEQ], ~0ull, CANOPY_CMP_EQ, dev->ej_head + 1, timeout_ns);
     if (rc) return rc;
     return canopy_poll(dev, ev);
+}
+
+int canopy_wait_any(canopy_dev *dev, uint64_t timeout_ns)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    /* What the device may write next can depend on packets still in the ring. */
+    if ((rc = canopy_dev_doorbell(dev))) return rc;
+    return dev->hal.ops->wait_any(&dev->hal, timeout_ns);
 }
 
 int canopy_wait_u64(canopy_dev *dev, const volatile uint64_t *addr, int cmp, uint64_t value, uint64_t timeout_ns)

@@ -16,6 +16,9 @@
  *     One allocation per call; freed at close.
  *   - wait: block until (*addr & mask) compared by cmp to value holds, or timeout_ns of
  *     device time passes (CANOPY_ETIMEDOUT). addr is inside a dma_alloc'd region.
+ *   - wait_any: block until the device has written any of this process's DMA memory since
+ *     the call, or timeout_ns of device time passes (CANOPY_ETIMEDOUT); may return early
+ *     (callers check again what they wait for).
  *   - now_ns / cycles: device time (see canopy_time_ns).
  *   - node / nodes: where this process runs (sim: given by the launcher; pci: from TOPO).
  *   - map_alias: map the bytes [off, off + len) of the dma_alloc'd region r a second time,
@@ -51,6 +54,7 @@ struct canopy_hal_ops {
     int (*dma_alloc)(struct canopy_hal *h, size_t size, struct canopy_dma_region *out);
     int (*wait)(struct canopy_hal *h, const volatile uint64_t *addr, uint64_t mask, int cmp,
                 uint64_t value, uint64_t timeout_ns);
+    int (*wait_any)(struct canopy_hal *h, uint64_t timeout_ns);
     uint64_t (*now_ns)(struct canopy_hal *h);
     uint64_t (*cycles)(struct canopy_hal *h);
     int (*map_alias)(struct canopy_hal *h, const struct canopy_dma_region *r, uint64_t off, void *addr,
@@ -61,6 +65,10 @@ struct canopy_hal_ops {
 
 struct canopy_hal {
     const struct canopy_hal_ops *ops;
+    /* Regions of 2 MiB or more that every process of the job allocates alike (the same
+     * sizes in the same order) lie at addresses congruent modulo this power of two (sim:
+     * set by the arena layout; pci: 2 MiB, the hugepage). */
+    uint64_t congruence;
     int node;    /* -1 if the backend learns it from the device (TOPO) */
     int nodes;   /* -1 likewise */
     void *priv;  /* backend state */

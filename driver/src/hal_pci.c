@@ -473,6 +473,15 @@ static int pci_wait(struct canopy_hal *h, const volatile uint64_t *addr, uint64_
     }
 }
 
+/* A board does not say when its DMA writes land: pause a little (at most 1 us) and let the
+ * caller look again. */
+static int pci_wait_any(struct canopy_hal *h, uint64_t timeout_ns)
+{
+    const uint64_t start = pci_now_ns(h), span = timeout_ns < 1000 ? timeout_ns : 1000;
+    while (pci_now_ns(h) - start < span) pci_pause();
+    return CANOPY_OK;
+}
+
 /* Release everything p holds, in reverse order of acquisition; p itself too. */
 static void pci_priv_destroy(struct pci_priv *p)
 {
@@ -523,6 +532,7 @@ static const struct canopy_hal_ops canopy_hal_pci_ops = {
     .mmio_read64 = pci_mmio_read64,
     .dma_alloc = pci_dma_alloc,
     .wait = pci_wait,
+    .wait_any = pci_wait_any,
     .now_ns = pci_now_ns,
     .cycles = pci_cycles,
     .map_alias = pci_map_alias,
@@ -754,6 +764,7 @@ int canopy_hal_pci_open(struct canopy_hal *h, const struct canopy_open_opts *opt
         return st;
     }
     h->ops = &canopy_hal_pci_ops;
+    h->congruence = PCI_HUGE_BYTES; /* hugepages: 2 MiB aligned, nothing more promised */
     h->priv = p;
     return CANOPY_OK;
 }

@@ -70,7 +70,9 @@ static int sim_dma_alloc(struct canopy_hal *h, size_t size, struct canopy_dma_re
     out->vaddr = p->arena + start;
     out->bus = p->shm->arena_bus_base + start;
     out->size = size;
-    memset(out->vaddr, 0, size);
+    /* Zero already: the object is created empty (ftruncate) and the bump allocator never
+     * hands out the same bytes twice, so no memset (which would touch every page of a
+     * large, mostly unused symmetric heap). */
     return CANOPY_OK;
 }
 
@@ -90,6 +92,16 @@ static int sim_wait(struct canopy_hal *h, const volatile uint64_t *addr, uint64_
     p->pe->wait_value = value;
     p->pe->wait_timeout_ns = timeout_ns;
     sim_call(p, CANOPY_COSIM_REQ_WAIT);
+    return p->pe->resp_status;
+}
+
+/* The simulator resumes the PE at the first DMA write into its host memory after the
+ * request, or at the timeout. */
+static int sim_wait_any(struct canopy_hal *h, uint64_t timeout_ns)
+{
+    struct sim_priv *p = priv_of(h);
+    p->pe->wait_timeout_ns = timeout_ns;
+    sim_call(p, CANOPY_COSIM_REQ_WAIT_ANY);
     return p->pe->resp_status;
 }
 
@@ -146,6 +158,7 @@ static const struct canopy_hal_ops sim_ops = {
     .mmio_read64 = sim_mmio_read64,
     .dma_alloc = sim_dma_alloc,
     .wait = sim_wait,
+    .wait_any = sim_wait_any,
     .now_ns = sim_now_ns,
     .cycles = sim_cycles,
     .map_alias = sim_map_alias,
@@ -153,12 +166,12 @@ static const struct canopy_hal_ops sim_ops = {
     .close = sim_close,
 };
 
-/* Map the whole object at an address aligned to CANOPY_COSIM_ARENA_ALIGN (so arena
- * offsets with that alignment are such addresses): reserve the size plus one alignment,
- * map the object over the aligned part, give back the rest. */
+/* Map the whole object at an address aligned to CANOPY_COSIM_MAP_ALIGN (canopy_cosim.h,
+ * "Alignment"): reserve the size plus one alignment (address space only), map the object
+ * over the aligned part, give back the rest. */
 static void *map_aligned(int fd, size_t len)
 {
-    const size_t align = (size_t)CANOPY_COSIM_ARENA_ALIGN;
+    const size_t align = (size_t)CANOPY_COSIM_MAP_ALIGN;
     const size_t page = (size_t)sysconf(_SC_PAGESIZE);
     len = (len + page - 1) & ~(page - 1);
     uint8_t *r = mmap(NULL, len + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -218,6 +231,11 @@ int canopy_hal_sim_open(struct canopy_hal *h, char *errmsg, size_t errmsg_len)
     p->arena = (uint8_t *)m + shm->arena_offset + (uint64_t)node * shm->arena_bytes;
     h->ops = &sim_ops;
     h->priv = p;
+    /* Allocations alike in every arena: congruent modulo arena_bytes' power-of-two factor
+     * (the mapping is aligned to more), at least 2 MiB. */
+    uint64_t c = shm->arena_bytes & (~shm->arena_bytes + 1);
+    if (c > CANOPY_COSIM_MAP_ALIGN) c = CANOPY_COSIM_MAP_ALIGN;
+    h->congruence = c < CANOPY_COSIM_ARENA_ALIGN ? CANOPY_COSIM_ARENA_ALIGN : c;
     h->node = (int)node;
     h->nodes = (int)shm->nodes;
     return CANOPY_OK;

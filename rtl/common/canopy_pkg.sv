@@ -33,7 +33,7 @@ package canopy_pkg;
     PKT_REDUCE = 4'd4,  // reduce contribution travelling up a tree on COLL_UP, hop by hop; `len` bytes of `dtype` elements (0: a barrier), combined with `op` per (tree, rid); the result goes down the tree as a BCAST with rflags RESULT
     PKT_CONFIG = 4'd5,  // configuration packet (Mini Packet): point-to-point; the destination writes tree entry `tree` := `offset` bits 31..0 (ACK_REQ: acknowledged, refused entries as failed)
     PKT_ACK = 4'd6,  // acknowledgement of puts: `offset` bits 19..0 count acknowledged puts, bits 39..20 how many of them were refused
-    PKT_GET = 4'd7,  // one-sided read request, point-to-point from the requester (src) to the target (dst): `get_len` bytes at `offset` in the target's window, to be written at `reply_offset` in the requester's window (both in the one payload word below, `len` = 8); the target's host interface answers with GET_RESP packets, without its software
+    PKT_GET = 4'd7,  // one-sided read request, point-to-point from the requester (src) to the target (dst): `get_len` bytes at `offset` in the target's window, to be written at `reply_offset` in the requester's window (both in the one payload word below, `len` = 8); the target's host interface answers with GET_RESP packets, without its software. With `len` = 24 it is an atomic (AMO): a read-modify-write of the `get_len` (4 or 8) bytes at `offset` by the target's host interface (payload: the request word, the operand, the compare value), answered by one GET_RESP
     PKT_GET_RESP = 4'd8  // data of a GET, point-to-point from the target back to the requester: `len` bytes written at `offset` in the destination's window like a PUT; flag LAST marks the get's final response, rflag FAILED a refused get (no payload)
   } pkt_type_e;
 
@@ -51,6 +51,16 @@ package canopy_pkg;
     DT_F32 = 3'd4,
     DT_F64 = 3'd5
   } dtype_e;
+
+  typedef enum logic [3:0] {
+    AMO_FETCH = 4'd0,  // new = old (nothing is written)
+    AMO_SET = 4'd1,  // new = operand (set; with amo_fetch a swap)
+    AMO_CSWAP = 4'd2,  // new = operand if old == compare, else old (nothing is written)
+    AMO_ADD = 4'd3,  // new = old + operand, modulo 2^(8 * size) (add, inc, fetch-add, signal add)
+    AMO_AND = 4'd4,  // new = old & operand
+    AMO_OR = 4'd5,  // new = old | operand
+    AMO_XOR = 4'd6  // new = old ^ operand
+  } amo_op_e;
 
   // Bits of the header's flags field.
   localparam int unsigned FlagAckReq = 0;  // PUT: the target acknowledges the put once its data is in memory
@@ -98,12 +108,16 @@ package canopy_pkg;
 
   // The payload word of a GET request.
   typedef struct packed {
-    logic [6:0]      rsvd0;
-    logic [16:0]     get_len;  // bytes requested, 1..max_get_bytes; any other value is refused
+    logic [1:0]      rsvd0;
+    logic            amo_fetch;  // AMO only: the response carries the old value (a fetching AMO); else it has no payload
+    logic [3:0]      amo_op;  // AMO (len 24) only: the operation (table below); an unknown one is refused
+    logic [16:0]     get_len;  // bytes requested, 1..max_get_bytes; any other value is refused. AMO: the object's size, 4 or 8, and `offset` must be a multiple of it
     logic [39:0]     reply_offset;  // where the data goes: byte offset in the requester's window
   } get_req_t;
   localparam int unsigned GetReqReplyOffsetBits = 40;
   localparam int unsigned GetReqGetLenBits = 17;
+  localparam int unsigned GetReqAmoOpBits = 4;
+  localparam int unsigned GetReqAmoFetchBits = 1;
 
   // Field widths, for counters and comparisons sized like a field.
   localparam int unsigned HdrPtypeBits = 4;

@@ -53,7 +53,11 @@
 //     taken (checked against the window: outside it, or a get_len of 0 or above
 //     MaxGetBytes, or a reply range past 2^40, it is taken as refused, ERR_GET_BOUNDS) and
 //     a zero-length DMA marker follows (gmark_o on its completion); else it is dropped
-//     (ERR_GET_DROPPED), as is a GET whose len is not 8. Never an ejection ring entry.
+//     (ERR_GET_DROPPED), as is a GET whose len is not 8 or 24. Never an ejection ring entry.
+//   GET with len 24 (an atomic): its three payload words (request word, operand, compare)
+//     are read and the request is taken or dropped like a get (refused also when get_len
+//     is not 4 or 8, the offset is not a multiple of it, or amo_op is unknown); the table
+//     offers it to canopy_amo_unit.
 //   GET_RESP (data of this node's get): like a PUT without an ACK (inside the window:
 //     the payload is written; outside: ERR_DMA_BOUNDS, nothing written); with LAST, the
 //     get completes: GETS_DONE (and GETS_FAILED if FAILED or refused here) on the DMA
@@ -171,7 +175,7 @@ module canopy_ejector #(
 
   typedef enum logic [3:0] {
     SHdr0, SHdr1, SDecide, SReq, SData, SDiscard, SEntry, SEntryData, SConfig, SCount,
-    SCountData, SGetWord
+    SCountData, SGetWord, SAmoWord
   } state_e;
   state_e state_q, state_d;
 
@@ -190,6 +194,10 @@ module canopy_ejector #(
   logic [1:0]        ent_idx_q, ent_idx_d; // entry words handed to the writer
   logic [63:0]       n_q, n_d;             // ejection ring entries issued
   logic [63:0]       head_q, head_d;       // host's consumer count (EJ_HEAD), accepted
+  logic              amo_q, amo_d;         // the GET is an atomic (len 24)
+  logic              aw_q, aw_d;           // atomic: its request word has been read
+  logic [63:0]       areq_q, areq_d;       // atomic: its request word
+  logic [63:0]       aopnd_q, aopnd_d;     // atomic: its operand
 
   /* verilator lint_off UNUSEDSIGNAL */  // the fields that matter here, as in canopy_router_input
   canopy_pkg::hdr_t hdr;
@@ -236,13 +244,18 @@ module canopy_ejector #(
   wire logic in_win  = win_size_i != '0 && 64'(hdr.offset) + 64'(hdr.len) <= win_size_i;
   wire logic in_win_b = hdr.len == '0 || in_win;  // an empty broadcast (a barrier's result) writes nothing
   wire logic [WordsW-1:0] pay_words = WordsW'((hdr.len + LenW'(7)) >> 3);
-  // A GET's payload word (at the buffer's front in SGetWord) and whether it is refused.
+  // A GET's request word (at the buffer's front in SGetWord; an atomic's was read before,
+  // its compare value is at the front then) and whether it is refused.
   canopy_pkg::get_req_t greq;
-  assign greq = canopy_pkg::get_req_t'(front_flit);
+  assign greq = canopy_pkg::get_req_t'(amo_q ? areq_q : front_flit);
+  wire logic a_size_ok = greq.get_len == 17'd4 || greq.get_len == 17'd8;
+  wire logic a_refused = !a_size_ok || (hdr.offset[2:0] & (greq.get_len[2:0] - 3'd1)) != 3'd0
+                         || 32'(greq.amo_op) > 32'(canopy_pkg::AMO_XOR);
   wire logic g_refused = win_size_i == '0 || greq.get_len == '0
                          || 32'(greq.get_len) > canopy_pkg::MaxGetBytes
                          || 64'(hdr.offset) + 64'(greq.get_len) > win_size_i
-                         || 41'(greq.reply_offset) + 41'(greq.get_len) > (41'd1 << canopy_pkg::HdrOffsetBits);
+                         || 41'(greq.reply_offset) + 41'(greq.get_len) > (41'd1 << canopy_pkg::HdrOffsetBits)
+                         || (amo_q && a_refused);
   wire logic unused_greq = ^greq;
   always_comb begin
     gpush_idx_o          = src_idx;
@@ -253,6 +266,11 @@ module canopy_ejector #(
     gpush_entry_o.offset = hdr.offset;
     gpush_entry_o.reply  = greq.reply_offset;
     gpush_entry_o.len    = greq.get_len;
+    gpush_entry_o.amo     = amo_q;
+    gpush_entry_o.fetch   = greq.amo_fetch;
+    gpush_entry_o.aop     = greq.amo_op[2:0];
+    gpush_entry_o.operand = aopnd_q;
+    gpush_entry_o.compare = front_flit;
   end
 
   // Per-target get completion counts: a RAM read as a GET_RESP is decided, written back
@@ -373,6 +391,10 @@ module canopy_ejector #(
     ent_idx_d = ent_idx_q;
     n_d       = n_q;
     pop_front = 1'b0;
+    amo_d     = amo_q;
+    aw_d      = aw_q;
+    areq_d    = areq_q;
+    aopnd_d   = aopnd_q;
 
     acked_add_o      = '0;
     failed_add_o     = '0;
@@ -397,6 +419,8 @@ module canopy_ejector #(
       end
       SDecide: begin
         words_d  = '0;
+        amo_d    = is_get && hdr.len == 9'd24;
+        aw_d     = 1'b0;
         put_ok_d = is_put ? in_win
                  : is_gresp ? !g_failed && in_win_b
                  : (is_bcast && (!is_result || res_write) && !skip_self && in_win_b);
@@ -429,6 +453,7 @@ module canopy_ejector #(
           if (g_last || (put_ok_d && hdr.len != '0)) state_d = SReq;
         end else if (is_get) begin
           if (hdr.len == 9'd8 && !ended_q) state_d = SGetWord;
+          else if (hdr.len == 9'd24 && !ended_q) state_d = SAmoWord;
           else err_get_dropped_o = 1'b1;
         end else if (is_config) begin
           state_d = SConfig;
@@ -451,6 +476,20 @@ module canopy_ejector #(
         end else begin
           err_get_dropped_o = 1'b1;
           state_d = SDiscard;
+        end
+      end
+      SAmoWord: if (front_valid) begin
+        // An atomic's request word, then its operand; its compare value is read in SGetWord.
+        pop_front = 1'b1;
+        ended_d   = front_last;
+        aw_d      = 1'b1;
+        if (!aw_q) areq_d  = front_flit;
+        else       aopnd_d = front_flit;
+        if (front_last) begin
+          err_get_dropped_o = 1'b1;  // shorter than its len: only a faulty link delivers one
+          state_d = SDiscard;
+        end else if (aw_q) begin
+          state_d = SGetWord;
         end
       end
       SConfig: if (!tbl_busy_i) begin
@@ -556,6 +595,10 @@ module canopy_ejector #(
     status_q  <= status_d;
     words_q   <= words_d;
     ent_idx_q <= ent_idx_d;
+    amo_q     <= amo_d;
+    aw_q      <= aw_d;
+    areq_q    <= areq_d;
+    aopnd_q   <= aopnd_d;
   end
 
   // ---------------------------------------------------------------- completions, events

@@ -16,8 +16,9 @@
 //     counts against its source until retired).
 //   - back_*: a request given back with its remainder (after one chunk was served), put
 //     at the tail so every queued request gets a chunk in turn; back_ready_o is low only in
-//     a cycle with an arrival (arrivals never wait). retire_*: a request is answered
-//     completely; its source may send another.
+//     a cycle with an arrival (arrivals never wait). retire_* / amo_retire_*: a request is
+//     answered completely (by the get server / the AMO unit, possibly in the same cycle);
+//     its source may send another.
 //   - busy_o: requests held (queued, offered or being served).
 // Structure: one FIFO in a simple dual-port RAM (MaxNodes * Slots entries, rounded up to a
 // power of two: it can never fill, since every entry counts against its source) with a
@@ -50,6 +51,8 @@ module canopy_get_table #(
   input  wire canopy_host_pkg::get_entry_t   back_i,
   input  wire logic                          retire_i,
   input  wire logic [IdW-1:0]                retire_idx_i,
+  input  wire logic                          amo_retire_i,
+  input  wire logic [IdW-1:0]                amo_retire_idx_i,
 
   output logic                               busy_o
 );
@@ -65,7 +68,7 @@ module canopy_get_table #(
 
   // ---------------------------------------------------------------- per-source counts
   logic [MaxNodes-1:0][CntW-1:0] cnt_q;
-  logic [MaxNodes-1:0]           push_oh, retire_oh;
+  logic [MaxNodes-1:0]           push_oh, retire_oh, aretire_oh;
   wire  logic                    push = push_valid_i && push_ok_o;
 
   assign push_ok_o = cnt_q[push_idx_i] < CntW'(Slots);
@@ -73,13 +76,14 @@ module canopy_get_table #(
   // most of this block's logic.
   assign push_oh   = push ? MaxNodes'(1) << push_idx_i : '0;
   assign retire_oh = retire_i ? MaxNodes'(1) << retire_idx_i : '0;
+  assign aretire_oh = amo_retire_i ? MaxNodes'(1) << amo_retire_idx_i : '0;
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       cnt_q <= '0;
     end else begin
       for (int unsigned i = 0; i < MaxNodes; i++) begin
-        cnt_q[i] <= cnt_q[i] + CntW'(push_oh[i]) - CntW'(retire_oh[i]);
+        cnt_q[i] <= cnt_q[i] + CntW'(push_oh[i]) - CntW'(retire_oh[i]) - CntW'(aretire_oh[i]);
       end
     end
   end
@@ -151,10 +155,12 @@ module canopy_get_table #(
   `CANOPY_ASSERT(a_room, !ram_we || used < (PtrW + 1)'(Depth), "get request FIFO overflow")
   `CANOPY_ASSERT(a_retire_held, !retire_i || cnt_q[retire_idx_i] != '0,
                  "retired a get request its source does not hold")
+  `CANOPY_ASSERT(a_aretire_held, !amo_retire_i || cnt_q[amo_retire_idx_i] > CntW'(retire_i && retire_idx_i == amo_retire_idx_i),
+                 "retired an atomic its source does not hold")
   `CANOPY_ASSERT(a_take_valid, !head_take_i || head_valid_o, "took a get request that was not offered")
   `CANOPY_ASSERT(a_mark_owed, !mark_i || unmarked_q != '0, "a get marker without an accepted request")
-  `CANOPY_ASSERT(a_back_stale, !back_valid_i || (!back_i.fresh && !back_i.failed && back_i.len != '0),
-                 "gave back a fresh, refused or empty request")
+  `CANOPY_ASSERT(a_back_stale, !back_valid_i || (!back_i.fresh && !back_i.failed && !back_i.amo && back_i.len != '0),
+                 "gave back a fresh, refused, atomic or empty request")
 endmodule
 
 `default_nettype wire

@@ -9,13 +9,16 @@
 //   - m_axi_aw*/w*/b*: AXI4 write channels into host memory (canopy_dma_writer): DMA
 //     window, ejection ring, writeback block, completion areas. 64-bit address and data,
 //     INCR bursts of <= 16 beats never crossing 4 KiB, one ID, <= 8 bursts outstanding.
-//   - m_axi_ar*/r*: AXI4 read channels from host memory (canopy_get_server): the window's
-//     bytes asked for by GET requests. Same burst rules, one ID, at most GetBufWords words
-//     outstanding, RREADY always high. Read and write channels are independent (AXI); a
-//     request's reads start only after every DMA write issued before it has been answered.
+//   - m_axi_ar*/r*: AXI4 read channels from host memory: the window's bytes asked for by
+//     GET requests (canopy_get_server, ID 0: same burst rules, at most GetBufWords words
+//     outstanding) and the objects of atomics (canopy_amo_unit, ID 1, one single-beat read
+//     at a time); R is routed by RID, RREADY always high. Read and write channels are
+//     independent (AXI); a request's reads start only after every DMA write issued before
+//     it has been answered.
 //   - inj_* / inj_credit_i: into the router's local input (the router's rx side), under
 //     the router's credits (LocalBufDepth per VC out of reset); the injector's packets on
-//     their descriptor's VC, ACK and GET_RESP packets on P2P_HI, never interleaved.
+//     their descriptor's VC, ACK and GET_RESP packets (gets' and atomics') on P2P_HI, never
+//     interleaved.
 //   - ej_* / ej_credit_o: the router's local output (its tx side); the router starts with
 //     EjectCredits credits per VC, one returned per flit consumed.
 //   - my_coord_i / torus_size_i: as for the router (static while out of reset); shown in
@@ -31,9 +34,11 @@
 // Blocks: canopy_axi_slave -> canopy_csr (registers) and canopy_inj_ring (ring RAM,
 // doorbell, injector) -> canopy_inj_mux (with canopy_ack_table's ACK generator and
 // canopy_get_server's responses) -> router; router -> canopy_ejector -> canopy_dma_writer
-// (shared with canopy_writeback, requests arbitrated round-robin) -> host; GET requests
-// from the ejector -> canopy_get_table -> canopy_get_server -> host (reads) -> router. Doorbell strobes from canopy_csr are delayed one cycle
-// so that the blocks see the register's new value with them.
+// (shared with canopy_writeback and canopy_amo_unit, requests arbitrated round-robin) ->
+// host; GET requests from the ejector -> canopy_get_table -> canopy_get_server (gets) or
+// canopy_amo_unit (atomics) -> host (reads; atomics also write) -> router. Doorbell strobes
+// from canopy_csr are delayed one cycle so that the blocks see the register's new value
+// with them.
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -166,7 +171,8 @@ module canopy_host_if #(
                         && (1 << canopy_host_pkg::DmaLenBits) > canopy_pkg::MaxPayloadBytes
                         && 2 * canopy_host_pkg::AckCountBits == canopy_pkg::HdrOffsetBits
                         && canopy_host_pkg::GetEntryBits == canopy_pkg::HdrSrcBits + 12 + 2
-                           + 2 * canopy_pkg::HdrOffsetBits + canopy_pkg::GetReqGetLenBits
+                           + 2 * canopy_pkg::HdrOffsetBits + canopy_pkg::GetReqGetLenBits + 2 + 3 + 128
+                        && canopy_pkg::GetReqAmoOpBits == 4 && AxiIdWidth >= 1
                         && canopy_pkg::GetReqReplyOffsetBits == canopy_pkg::HdrOffsetBits
                         && MaxNodes <= 4096,
                         "canopy_host_pkg disagrees with canopy_pkg / canopy_regs_pkg")
@@ -232,8 +238,9 @@ module canopy_host_if #(
   localparam int unsigned CGetResps     = 21;
   localparam int unsigned CGetsDone     = 22;
   localparam int unsigned CGetsFailed   = 23;
-  localparam int unsigned CErrInjLen    = 24;  // folded into ERR_BAD_LEN with the router's count
-  localparam int unsigned NumCnt        = 25;
+  localparam int unsigned CAmosServed   = 24;
+  localparam int unsigned CErrInjLen    = 25;  // folded into ERR_BAD_LEN with the router's count
+  localparam int unsigned NumCnt        = 26;
   logic [NumCnt-1:0][63:0]   cnt_q;
   logic [NumCnt-1:0][CntW-1:0] cnt_inc;
 
@@ -268,6 +275,7 @@ module canopy_host_if #(
     .get_resps_i      (cnt_q[CGetResps]),
     .gets_done_i      (cnt_q[CGetsDone]),
     .gets_failed_i    (cnt_q[CGetsFailed]),
+    .amos_served_i    (cnt_q[CAmosServed]),
     .rings_i          (reg_rings),
     .topo_i           (reg_topo),
     .status_i         (reg_status),
@@ -366,6 +374,7 @@ module canopy_host_if #(
     reg_caps_get = '0;
     reg_caps_get[canopy_regs_pkg::CapsGetSlotsLsb    +: canopy_regs_pkg::CapsGetSlotsWidth]    = 8'(GetSlots);
     reg_caps_get[canopy_regs_pkg::CapsGetMaxBytesLsb +: canopy_regs_pkg::CapsGetMaxBytesWidth] = 24'(canopy_pkg::MaxGetBytes);
+    reg_caps_get[canopy_regs_pkg::CapsGetAmoOpsLsb   +: canopy_regs_pkg::CapsGetAmoOpsWidth]   = 8'h7f;  // FETCH..XOR
 
     reg_rings = '0;
     reg_rings[canopy_regs_pkg::RingsInjWordsLsb     +: canopy_regs_pkg::RingsInjWordsWidth]     = 32'(InjRingWords);
@@ -445,6 +454,8 @@ module canopy_host_if #(
   // ---------------------------------------------------------------- gets served here
   logic                  gpush_valid, gpush_ok, gmark, ghead_valid, ghead_take, gback_valid;
   logic                  gback_ready, gretire, gtable_busy, gserver_busy, ev_get_served;
+  logic                  srv_take, amo_take, aretire, amo_busy, ev_amo_served;
+  logic [11:0]           aretire_idx;
   logic [GetIdW-1:0]     gpush_idx;
   logic [11:0]           gretire_idx;
   canopy_host_pkg::get_entry_t gpush_entry, ghead, gback;
@@ -468,26 +479,125 @@ module canopy_host_if #(
     .back_i       (gback),
     .retire_i     (gretire),
     .retire_idx_i (GetIdW'(gretire_idx)),
+    .amo_retire_i     (aretire),
+    .amo_retire_idx_i (GetIdW'(aretire_idx)),
     .busy_o       (gtable_busy)
   );
-  wire logic unused_get_busy = ^{gtable_busy, gserver_busy, gretire_idx};
+  wire logic unused_get_busy = ^{gtable_busy, gserver_busy, amo_busy, gretire_idx, aretire_idx};
+
+  // The table's head goes to the AMO unit if it is an accepted atomic, else to the get
+  // server (gets, and refused atomics: one FAILED response either way).
+  wire logic ghead_amo = ghead.amo && !ghead.failed;
+  assign ghead_take = srv_take || amo_take;
+
+  // Read address channel: the get server (ID 0) and the AMO unit (ID 1). The first to
+  // present an address holds the channel until it is accepted (AXI: a valid address stays,
+  // unchanged, until ARREADY); when both ask in one cycle the AMO unit goes first (it has
+  // at most one read outstanding). Read data is routed by RID.
+  logic                  srv_arvalid, srv_arready, amo_arvalid, amo_arready;
+  logic [AxiIdWidth-1:0] srv_arid, amo_arid;
+  logic [63:0]           srv_araddr, amo_araddr;
+  logic [7:0]            srv_arlen, amo_arlen;
+  logic [2:0]            srv_arsize, amo_arsize, srv_arprot, amo_arprot;
+  logic [1:0]            srv_arburst, amo_arburst;
+  logic [3:0]            srv_arcache, amo_arcache;
+  logic                  ar_hold_q, ar_hold_amo_q;
+  wire  logic            ar_amo = ar_hold_q ? ar_hold_amo_q : amo_arvalid;
+  assign m_axi_arvalid_o = ar_amo ? amo_arvalid : srv_arvalid;
+  assign m_axi_arid_o    = ar_amo ? amo_arid    : srv_arid;
+  assign m_axi_araddr_o  = ar_amo ? amo_araddr  : srv_araddr;
+  assign m_axi_arlen_o   = ar_amo ? amo_arlen   : srv_arlen;
+  assign m_axi_arsize_o  = ar_amo ? amo_arsize  : srv_arsize;
+  assign m_axi_arburst_o = ar_amo ? amo_arburst : srv_arburst;
+  assign m_axi_arcache_o = ar_amo ? amo_arcache : srv_arcache;
+  assign m_axi_arprot_o  = ar_amo ? amo_arprot  : srv_arprot;
+  assign srv_arready     = m_axi_arready_i && !ar_amo;
+  assign amo_arready     = m_axi_arready_i && ar_amo;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      ar_hold_q <= 1'b0;
+    end else begin
+      ar_hold_q     <= m_axi_arvalid_o && !m_axi_arready_i;
+      ar_hold_amo_q <= ar_amo;
+    end
+  end
+  wire logic srv_rvalid = m_axi_rvalid_i && m_axi_rid_i == AxiIdWidth'(0);
+  wire logic amo_rvalid = m_axi_rvalid_i && m_axi_rid_i == AxiIdWidth'(1);
+  logic srv_rready;
+  assign m_axi_rready_o = 1'b1;
+  wire logic unused_srv_rready = srv_rready;
+
+  // The AMO unit's write-back: a third source of the DMA writer.
+  logic            amo_wr_valid, amo_wr_ready, amo_wdata_valid, amo_wdata_ready, amo_wr_done;
+  logic [63:0]     amo_wr_addr, amo_wdata;
+  logic [LenW-1:0] amo_wr_len;
+  logic            amo_out_valid, amo_out_ready, amo_out_last;
+  logic [63:0]     amo_out_flit;
+  logic [VcW-1:0]  amo_out_vc;
+
+  canopy_amo_unit #(.NumVcs(NumVcs), .AxiIdWidth(AxiIdWidth), .AxiId(1)) u_amo (
+    .clk_i,
+    .rst_i,
+    .my_coord_i,
+    .win_base_i      (win_base),
+    .head_valid_i    (ghead_valid && ghead_amo),
+    .head_i          (ghead),
+    .head_take_o     (amo_take),
+    .retire_o        (aretire),
+    .retire_idx_o    (aretire_idx),
+    .m_axi_arid_o    (amo_arid),
+    .m_axi_araddr_o  (amo_araddr),
+    .m_axi_arlen_o   (amo_arlen),
+    .m_axi_arsize_o  (amo_arsize),
+    .m_axi_arburst_o (amo_arburst),
+    .m_axi_arcache_o (amo_arcache),
+    .m_axi_arprot_o  (amo_arprot),
+    .m_axi_arvalid_o (amo_arvalid),
+    .m_axi_arready_i (amo_arready),
+    .rvalid_i        (amo_rvalid),
+    .rdata_i         (m_axi_rdata_i),
+    .wr_valid_o      (amo_wr_valid),
+    .wr_ready_i      (amo_wr_ready),
+    .wr_addr_o       (amo_wr_addr),
+    .wr_len_o        (amo_wr_len),
+    .wdata_valid_o   (amo_wdata_valid),
+    .wdata_ready_i   (amo_wdata_ready),
+    .wdata_o         (amo_wdata),
+    .wr_done_i       (amo_wr_done),
+    .out_valid_o     (amo_out_valid),
+    .out_ready_i     (amo_out_ready),
+    .out_flit_o      (amo_out_flit),
+    .out_last_o      (amo_out_last),
+    .out_vc_o        (amo_out_vc),
+    .served_o        (ev_amo_served),
+    .busy_o          (amo_busy)
+  );
 
   canopy_get_server #(.NumVcs(NumVcs), .BufWords(GetBufWords), .AxiIdWidth(AxiIdWidth)) u_get_server (
     .clk_i,
     .rst_i,
     .my_coord_i,
     .win_base_i   (win_base),
-    .head_valid_i (ghead_valid),
+    .head_valid_i (ghead_valid && !ghead_amo),
     .head_i       (ghead),
-    .head_take_o  (ghead_take),
+    .head_take_o  (srv_take),
     .back_valid_o (gback_valid),
     .back_ready_i (gback_ready),
     .back_o       (gback),
     .retire_o     (gretire),
     .retire_idx_o (gretire_idx),
-    .m_axi_arid_o, .m_axi_araddr_o, .m_axi_arlen_o, .m_axi_arsize_o, .m_axi_arburst_o,
-    .m_axi_arcache_o, .m_axi_arprot_o, .m_axi_arvalid_o, .m_axi_arready_i,
-    .m_axi_rid_i, .m_axi_rdata_i, .m_axi_rresp_i, .m_axi_rlast_i, .m_axi_rvalid_i, .m_axi_rready_o,
+    .m_axi_arid_o    (srv_arid),
+    .m_axi_araddr_o  (srv_araddr),
+    .m_axi_arlen_o   (srv_arlen),
+    .m_axi_arsize_o  (srv_arsize),
+    .m_axi_arburst_o (srv_arburst),
+    .m_axi_arcache_o (srv_arcache),
+    .m_axi_arprot_o  (srv_arprot),
+    .m_axi_arvalid_o (srv_arvalid),
+    .m_axi_arready_i (srv_arready),
+    .m_axi_rid_i, .m_axi_rdata_i, .m_axi_rresp_i, .m_axi_rlast_i,
+    .m_axi_rvalid_i  (srv_rvalid),
+    .m_axi_rready_o  (srv_rready),
     .out_valid_o  (srv_out_valid),
     .out_ready_i  (srv_out_ready),
     .out_flit_o   (srv_out_flit),
@@ -498,18 +608,18 @@ module canopy_host_if #(
   );
 
   canopy_inj_mux #(
-    .NumIn     (3),
+    .NumIn     (4),
     .NumVcs    (NumVcs),
     .FlitWidth (FlitWidth),
     .Credits   (LocalBufDepth)
   ) u_inj_mux (
     .clk_i,
     .rst_i,
-    .in_valid_i  ({srv_out_valid, ack_out_valid, inj_out_valid}),
-    .in_ready_o  ({srv_out_ready, ack_out_ready, inj_out_ready}),
-    .in_flit_i   ({srv_out_flit, ack_out_flit, inj_out_flit}),
-    .in_last_i   ({srv_out_last, ack_out_last, inj_out_last}),
-    .in_vc_i     ({srv_out_vc, ack_out_vc, inj_out_vc}),
+    .in_valid_i  ({amo_out_valid, srv_out_valid, ack_out_valid, inj_out_valid}),
+    .in_ready_o  ({amo_out_ready, srv_out_ready, ack_out_ready, inj_out_ready}),
+    .in_flit_i   ({amo_out_flit, srv_out_flit, ack_out_flit, inj_out_flit}),
+    .in_last_i   ({amo_out_last, srv_out_last, ack_out_last, inj_out_last}),
+    .in_vc_i     ({amo_out_vc, srv_out_vc, ack_out_vc, inj_out_vc}),
     .rx_valid_o  (inj_valid_o),
     .rx_flit_o   (inj_flit_o),
     .rx_last_o   (inj_last_o),
@@ -622,17 +732,19 @@ module canopy_host_if #(
   );
 
   // ---------------------------------------------------------------- DMA writer
-  // Source 0: the ejector (payloads, ring entries); source 1: the writeback block.
-  logic [1:0]            dma_req, dma_grant;
-  logic                  dma_pick, dma_req_valid, dma_req_ready, dma_data_src, dma_data_valid;
+  // Source 0: the ejector (payloads, ring entries); source 1: the writeback block; source
+  // 2: the AMO unit's write-backs.
+  logic [2:0]            dma_req, dma_grant;
+  logic [1:0]            dma_pick, dma_data_src;
+  logic                  dma_req_valid, dma_req_ready, dma_data_valid;
   logic                  dma_data_ready;
   logic [63:0]           dma_req_addr, dma_data;
   logic [LenW-1:0]       dma_req_len;
   logic [TagW-1:0]       dma_req_tag;
-  canopy_host_pkg::dma_tag_t wb_tag, done_dec;
+  canopy_host_pkg::dma_tag_t wb_tag, amo_tag, done_dec;
 
-  assign dma_req = {wb_req_valid, ej_req_valid};
-  canopy_rr_arbiter #(.NumReq(2)) u_dma_arb (
+  assign dma_req = {amo_wr_valid, wb_req_valid, ej_req_valid};
+  canopy_rr_arbiter #(.NumReq(3)) u_dma_arb (
     .clk_i,
     .rst_i,
     .req_i       (dma_req),
@@ -645,23 +757,30 @@ module canopy_host_if #(
     wb_tag.kind    = canopy_host_pkg::DmaWb;
     wb_tag.ack_req = 1'b0;
     wb_tag.src     = '0;
+    amo_tag.kind    = canopy_host_pkg::DmaAmo;
+    amo_tag.ack_req = 1'b0;
+    amo_tag.src     = '0;
   end
 
   assign dma_req_valid = dma_req != '0;
-  assign dma_req_addr  = dma_pick ? wb_req_addr : ej_req_addr;
-  assign dma_req_len   = dma_pick ? LenW'(canopy_host_pkg::WbBytes) : ej_req_len;
-  assign dma_req_tag   = dma_pick ? TagW'(wb_tag) : ej_req_tag;
+  assign dma_req_addr  = dma_pick == 2'd2 ? amo_wr_addr : dma_pick == 2'd1 ? wb_req_addr : ej_req_addr;
+  assign dma_req_len   = dma_pick == 2'd2 ? amo_wr_len
+                       : dma_pick == 2'd1 ? LenW'(canopy_host_pkg::WbBytes) : ej_req_len;
+  assign dma_req_tag   = dma_pick == 2'd2 ? TagW'(amo_tag) : dma_pick == 2'd1 ? TagW'(wb_tag) : ej_req_tag;
   assign ej_req_ready  = dma_req_ready && dma_grant[0];
   assign wb_req_ready  = dma_req_ready && dma_grant[1];
+  assign amo_wr_ready  = dma_req_ready && dma_grant[2];
 
-  assign dma_data_valid = dma_data_src ? wb_data_valid : ej_data_valid;
-  assign dma_data       = dma_data_src ? wb_data : ej_data;
-  assign ej_data_ready  = dma_data_ready && !dma_data_src;
-  assign wb_data_ready  = dma_data_ready && dma_data_src;
+  assign dma_data_valid  = dma_data_src == 2'd2 ? amo_wdata_valid
+                         : dma_data_src == 2'd1 ? wb_data_valid : ej_data_valid;
+  assign dma_data        = dma_data_src == 2'd2 ? amo_wdata : dma_data_src == 2'd1 ? wb_data : ej_data;
+  assign ej_data_ready   = dma_data_ready && dma_data_src == 2'd0;
+  assign wb_data_ready   = dma_data_ready && dma_data_src == 2'd1;
+  assign amo_wdata_ready = dma_data_ready && dma_data_src == 2'd2;
 
   canopy_dma_writer #(
     .TagWidth       (TagW),
-    .NumSrcs        (2),
+    .NumSrcs        (3),
     .AxiIdWidth     (AxiIdWidth),
     .MaxOutstanding (8)
   ) u_dma (
@@ -687,6 +806,7 @@ module canopy_host_if #(
 
   assign done_dec = canopy_host_pkg::dma_tag_t'(done_tag);
   assign wb_done  = done_valid && done_dec.kind == canopy_host_pkg::DmaWb;
+  assign amo_wr_done = done_valid && done_dec.kind == canopy_host_pkg::DmaAmo;
   wire logic unused_done_dec = ^{done_dec.ack_req, done_dec.src};
 
   // Reduce contributions leaving for the router (002's sent-reduce counter).
@@ -725,7 +845,8 @@ module canopy_host_if #(
     cnt_inc[CReducesDone]  = CntW'(ev_result);
     cnt_inc[CErrGetBounds] = CntW'(ev_get_bounds);
     cnt_inc[CErrGetDropped] = CntW'(ev_get_dropped);
-    cnt_inc[CGetsServed]   = CntW'(ev_get_served);
+    cnt_inc[CGetsServed]   = CntW'(ev_get_served) + CntW'(ev_amo_served);
+    cnt_inc[CAmosServed]   = CntW'(ev_amo_served);
     cnt_inc[CGetResps]     = CntW'(ev_get_resp);
     cnt_inc[CGetsDone]     = CntW'(ev_get_done);
     cnt_inc[CGetsFailed]   = CntW'(ev_get_failed);

@@ -13,7 +13,8 @@
 //     canopy_get_server), the payload of a GET_RESP (the last one of its get, or another),
 //     the zero-length marker of a refused last GET_RESP, and the zero-length marker of an
 //     accepted GET request (once it completes, every DMA write issued before the request
-//     has been answered, so the target's reads see them).
+//     has been answered, so the target's reads see them); and the write-back of an atomic
+//     (canopy_amo_unit waits for it before its response and its next atomic).
 //   - Ejection ring entry status codes and the sizes of the host-side structures.
 `default_nettype none
 
@@ -34,6 +35,7 @@ package canopy_host_pkg;
   localparam logic [DmaKindBits-1:0] DmaGetLast = 4'd9;  // payload (or empty marker) of a get's last GET_RESP
   localparam logic [DmaKindBits-1:0] DmaGetFail = 4'd10; // marker of a last GET_RESP that failed or was refused
   localparam logic [DmaKindBits-1:0] DmaGetMark = 4'd11; // marker of an accepted GET request
+  localparam logic [DmaKindBits-1:0] DmaAmo     = 4'd12; // the new value an atomic writes back (canopy_amo_unit)
 
   // A DMA tag: what completed, and for a PUT whether its source asked for an ACK and who
   // the source is (its coordinates, as in the packet header).
@@ -61,7 +63,8 @@ package canopy_host_pkg;
   // A GET request as the target holds it (canopy_get_table, canopy_get_server): who asked,
   // the part of the range still to be served, and where it goes. Widths as in canopy_pkg
   // (coordinates, header offset, get_len; canopy_host_if checks them) and the table index
-  // of MaxNodes up to 4096.
+  // of MaxNodes up to 4096. An atomic (a GET with len 24, served by canopy_amo_unit) also
+  // holds its operation and operands; len is then the object's size (4 or 8).
   typedef struct packed {
     logic [15:0] src;      // the requester's coordinates (a canopy_pkg::coords_t)
     logic [11:0] idx;      // the requester's linear node number (its table entry)
@@ -70,8 +73,13 @@ package canopy_host_pkg;
     logic [39:0] offset;   // next byte to serve, in this node's window
     logic [39:0] reply;    // where that byte goes, in the requester's window
     logic [16:0] len;      // bytes still to serve, 1..MaxGetBytes
+    logic        amo;      // an atomic (never given back: served whole by the AMO unit)
+    logic        fetch;    // atomic: the response carries the old value
+    logic [2:0]  aop;      // atomic: the operation (a canopy_pkg::amo_op_e, below 8)
+    logic [63:0] operand;  // atomic: the operand
+    logic [63:0] compare;  // atomic: the compare value (CSWAP)
   } get_entry_t;
-  localparam int unsigned GetEntryBits = 16 + 12 + 1 + 1 + 40 + 40 + 17;
+  localparam int unsigned GetEntryBits = 16 + 12 + 1 + 1 + 40 + 40 + 17 + 1 + 1 + 3 + 64 + 64;
 
   // The injection window of BAR0 (canopy_regs_pkg::InjWindowOffset to BarBytes), in
   // 64-bit words.

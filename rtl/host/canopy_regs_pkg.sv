@@ -49,6 +49,7 @@ package canopy_regs_pkg;
   localparam int unsigned RegCapsGet = 'h030;
   localparam int unsigned CapsGetSlotsLsb = 0, CapsGetSlotsWidth = 8;
   localparam int unsigned CapsGetMaxBytesLsb = 8, CapsGetMaxBytesWidth = 24;
+  localparam int unsigned CapsGetAmoOpsLsb = 32, CapsGetAmoOpsWidth = 8;
   localparam int unsigned RegWinBase = 'h040;
   localparam int unsigned RegWinSize = 'h048;
   localparam int unsigned RegEjBase = 'h050;
@@ -91,6 +92,7 @@ package canopy_regs_pkg;
   localparam int unsigned RegGetResps = 'h1D8;
   localparam int unsigned RegGetsDone = 'h1E0;
   localparam int unsigned RegGetsFailed = 'h1E8;
+  localparam int unsigned RegAmosServed = 'h1F8;
 endpackage
 /* verilator lint_on UNUSEDPARAM */
 

@@ -1,6 +1,6 @@
 /* shmem_coll_bench.c: OSU-style latency of OpenSHMEM collectives on canopy.
  *
- *   oshrun -n 9 --torus 3x3 shmem_coll_bench [--bench bcast|reduce|barrier|collect]
+ *   oshrun -n 9 --torus 3x3 shmem_coll_bench [--bench bcast|reduce|barrier|collect|alltoall]
  *                                             [--sizes 8,64,...] [--iters N]
  *
  * An ordinary SHMEM program (only shmem.h, plus shmemx_cycles() from shmemx.h for the
@@ -14,7 +14,9 @@
  * Prints one JSON record per size on PE 0:
  *   {"bench": "shmem-bcast", "impl": "hw", "bytes": 4096, "cycles": 1234.5, "nodes": 9}
  * bytes: bcast, the message; reduce, the vector of longs (sum); collect, each PE's block
- * (fcollect); barrier, 0. Every result is checked; a wrong one exits nonzero.
+ * (fcollect); alltoall, each PE's block for each PE; barrier, 0. Every result is checked;
+ * a wrong one exits nonzero. (Alltoall moves its data by puts either way; with the routers
+ * its two syncs run in them.)
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -24,8 +26,9 @@
 #include <shmem.h>
 #include <shmemx.h>
 
-enum bench { B_BCAST, B_REDUCE, B_BARRIER, B_COLLECT };
-static const char *const bench_names[] = {"shmem-bcast", "shmem-reduce", "shmem-barrier", "shmem-collect"};
+enum bench { B_BCAST, B_REDUCE, B_BARRIER, B_COLLECT, B_ALLTOALL };
+static const char *const bench_names[] = {"shmem-bcast", "shmem-reduce", "shmem-barrier", "shmem-collect",
+                                          "shmem-alltoall"};
 
 #define MAX_SIZES 32
 #define MAX_BYTES (256u * 1024u)
@@ -45,7 +48,7 @@ static void die(const char *msg)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: shmem_coll_bench [--bench bcast|reduce|barrier|collect] [--sizes 8,64,...] "
+    fprintf(stderr, "usage: shmem_coll_bench [--bench bcast|reduce|barrier|collect|alltoall] [--sizes 8,64,...] "
                     "[--iters N]\n");
     exit(2);
 }
@@ -57,10 +60,10 @@ static struct options parse(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage();
         if (!strcmp(a, "--bench")) {
-            static const char *const short_names[] = {"bcast", "reduce", "barrier", "collect"};
+            static const char *const short_names[] = {"bcast", "reduce", "barrier", "collect", "alltoall"};
             unsigned k = 0;
-            while (k < 4 && strcmp(v, short_names[k])) ++k;
-            if (k == 4) usage();
+            while (k < 5 && strcmp(v, short_names[k])) ++k;
+            if (k == 5) usage();
             o.bench = (enum bench)k;
         } else if (!strcmp(a, "--sizes")) {
             for (char *s = (char *)v, *end; *s && o.nsizes < MAX_SIZES; s = *end ? end + 1 : end)
@@ -82,7 +85,7 @@ static struct options parse(int argc, char **argv)
         o.nsizes = o.bench == B_BCAST ? 6 : 4;
         memcpy(o.sizes, d, o.nsizes * sizeof *d);
     }
-    size_t limit = o.bench == B_COLLECT ? MAX_COLLECT_BYTES : MAX_BYTES;
+    size_t limit = o.bench == B_COLLECT || o.bench == B_ALLTOALL ? MAX_COLLECT_BYTES : MAX_BYTES;
     for (unsigned k = 0; k < o.nsizes; ++k)
         if (o.bench != B_BARRIER && (o.sizes[k] == 0 || o.sizes[k] % 8 || o.sizes[k] > limit)) usage();
     return o;
@@ -108,6 +111,11 @@ static void run_once(enum bench b, size_t bytes, char *dst, char *src, unsigned 
         for (size_t i = 0; i < n; ++i) s[i] = (long)me * 1000003L + (long)(i + round);
         shmem_long_fcollect(SHMEM_TEAM_WORLD, (long *)(void *)dst, s, n);
         break;
+    case B_ALLTOALL:
+        for (int j = 0; j < shmem_n_pes(); ++j)
+            for (size_t i = 0; i < n; ++i) s[(size_t)j * n + i] = (long)me * 1000003L + (long)j * 1009L + (long)(i + round);
+        shmem_long_alltoall(SHMEM_TEAM_WORLD, (long *)(void *)dst, s, n);
+        break;
     case B_BARRIER:
         shmem_barrier_all();
         break;
@@ -127,6 +135,10 @@ static void check(enum bench b, size_t bytes, const char *dst, unsigned round)
     for (int pe = 0; b == B_COLLECT && pe < npes; ++pe)
         for (size_t i = 0; i < n; ++i)
             if (d[(size_t)pe * n + i] != (long)pe * 1000003L + (long)(i + round)) die("fcollect result differs");
+    for (int pe = 0; b == B_ALLTOALL && pe < npes; ++pe)
+        for (size_t i = 0; i < n; ++i)
+            if (d[(size_t)pe * n + i] != (long)pe * 1000003L + (long)me * 1009L + (long)(i + round))
+                die("alltoall result differs");
 }
 
 int main(int argc, char **argv)
@@ -134,8 +146,10 @@ int main(int argc, char **argv)
     shmem_init();
     struct options o = parse(argc, argv);
     int me = shmem_my_pe(), npes = shmem_n_pes();
-    size_t dst_bytes = o.bench == B_COLLECT ? MAX_COLLECT_BYTES * (size_t)npes : MAX_BYTES;
-    char *src = shmem_malloc(MAX_BYTES), *dst = shmem_malloc(dst_bytes);
+    const int blocks = o.bench == B_COLLECT || o.bench == B_ALLTOALL;
+    size_t dst_bytes = blocks ? MAX_COLLECT_BYTES * (size_t)npes : MAX_BYTES;
+    size_t src_bytes = o.bench == B_ALLTOALL ? MAX_COLLECT_BYTES * (size_t)npes : MAX_BYTES;
+    char *src = shmem_malloc(src_bytes), *dst = shmem_malloc(dst_bytes);
     long *avg = shmem_malloc(sizeof *avg), *slowest = shmem_malloc(sizeof *slowest);
     if (!src || !dst || !avg || !slowest) die("shmem_malloc failed");
     const char *hw = getenv("CANOPY_SHMEM_HW");

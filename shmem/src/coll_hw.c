@@ -301,7 +301,11 @@ void shmi_hw_release(struct shmi_group *g)
 int shmi_hw_barrier(const struct shmi_group *g)
 {
     if (g->tree < 0) return 0;
-    shmi_check("shmem barrier", "canopy_barrier", canopy_barrier(shmi.dev, (unsigned)g->tree, SHMI_TIMEOUT_NS));
+    /* canopy_barrier's empty allreduce, its wait through shmi_coll_wait (threads). */
+    const struct canopy_reduce_args a = {.tree = (unsigned)g->tree, .op = CANOPY_OP_SUM, .dtype = CANOPY_DT_U64};
+    struct canopy_coll c;
+    shmi_check("shmem barrier", "canopy_allreduce", canopy_allreduce(shmi.dev, &a, &c));
+    shmi_check("shmem barrier", "waiting for the barrier", shmi_coll_wait(&c));
     return 1;
 }
 
@@ -315,13 +319,13 @@ int shmi_hw_bcast(const struct shmi_group *g, uint64_t dst_off, const void *src,
     };
     struct canopy_coll done;
     shmi_check("shmem broadcast", "canopy_bcast", canopy_bcast(shmi.dev, &a, &done));
-    shmi_check("shmem broadcast", "waiting for the broadcast", canopy_coll_wait(shmi.dev, &done, SHMI_TIMEOUT_NS));
+    shmi_check("shmem broadcast", "waiting for the broadcast", shmi_coll_wait(&done));
     return 1;
 }
 
 static void reduce_wait(struct canopy_coll *c)
 {
-    int rc = canopy_coll_wait(shmi.dev, c, SHMI_TIMEOUT_NS);
+    int rc = shmi_coll_wait(c);
     if (rc == CANOPY_EREDUCE)
         shmi_fatal("shmem reduction", "the routers found contributions that disagree (did every PE pass the same "
                                       "count and type?)");

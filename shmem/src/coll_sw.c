@@ -242,7 +242,7 @@ void shmi_sw_collect(const struct shmi_group *g, uint64_t dst_off, const void *s
             shmi_check("shmem collect", "canopy_put", canopy_put(shmi.dev, shmi_group_pe(g, i), dst_off + at, src, len, 0));
         shmi_send(shmi_group_pe(g, i), TAG_COLLECT, NULL, 0);
     }
-    memmove(shmi_local(dst_off + at), src, len);
+    if (len) memmove(shmi_local(dst_off + at), src, len);
     for (int i = 0; i < n; ++i)
         if (i != me) shmi_recv(shmi_group_pe(g, i), TAG_COLLECT, NULL, 0);
 }

@@ -15,8 +15,6 @@
 #include "shmem_internal.h"
 
 #define HEAP_MIN_ALIGN 64u    /* cache line: every block starts aligned for any type */
-#define WINDOW_MIN_ALIGN 4096u         /* canopy_window's base is page aligned on every PE */
-#define WINDOW_BIG_ALIGN (2u << 20)     /* ... and 2 MiB aligned for a window of 2 MiB or more */
 
 struct shmi_block {
     uint64_t off, size; /* window offset and length */
@@ -57,39 +55,47 @@ static struct shmi_block *split(struct shmi_block *b, uint64_t at)
     return n;
 }
 
-/* The alignment that every PE's window base address has. A block's offset aligned to at
- * most this is an aligned address on every PE, with the same offset everywhere (which
- * symmetry needs). canopy_window promises the page, or 2 MiB for a window that large; the
- * PEs check that promise (an OR of the base addresses' low bits) the first time more than
- * a page is asked for (the allocating calls are collective, so every PE is here then).
- * Never more than the promise: where a base happens to be better aligned depends on where
- * mmap put it, and the answer to shmem_align must not change from run to run. */
-static uint64_t window_alignment(void)
+/* The alignment a symmetric offset can give on every PE at once: the largest power of two
+ * modulo which every PE's window base address is the same (a block whose address is
+ * aligned on one PE then is on all, at one offset). libcanopy promises a congruence
+ * (canopy_window_congruence: the arena layout under sim, up to 1 GiB; 2 MiB hugepages on
+ * a board); the PEs check it once, the first time more than a page is asked for (the
+ * allocating calls are collective, so every PE is here then): the lowest bit where their
+ * base addresses differ, from an OR of the bases and an OR of their complements. Never
+ * more than the promise: bits above it depend on where mmap put memory, and the answer to
+ * shmem_align must not change from run to run. */
+static uint64_t window_congruence(void)
 {
     if (!shmi.win_align) {
-        const uint64_t promised = shmi.win_size >= WINDOW_BIG_ALIGN ? WINDOW_BIG_ALIGN : WINDOW_MIN_ALIGN;
-        const uint32_t bits = shmi_sw_or32(&shmi.world.g, (uint32_t)(uintptr_t)shmi.win);
-        const uint64_t have = bits ? (uint64_t)(bits & (~bits + 1)) : (uint64_t)1 << 31;
+        uint64_t promised = canopy_window_congruence(shmi.dev);
+        if (promised < 4096) promised = 4096;
+        const uint32_t base = (uint32_t)(uintptr_t)shmi.win;
+        const uint32_t any = shmi_sw_or32(&shmi.world.g, base), all = ~shmi_sw_or32(&shmi.world.g, ~base);
+        const uint32_t differ = any ^ all;
+        const uint64_t have = differ ? (uint64_t)(differ & (~differ + 1)) : (uint64_t)1 << 32;
         shmi.win_align = have < promised ? have : promised;
     }
     return shmi.win_align;
 }
 
-/* First fit; NULL (after the barrier) if nothing fits, as the specification asks. */
+/* First fit; NULL (after the barrier) if nothing fits, as the specification asks. A block
+ * is aligned by its address (the same offset on every PE: window_congruence). */
 static void *heap_alloc(const char *call, size_t align, size_t size)
 {
     if (align < HEAP_MIN_ALIGN) align = HEAP_MIN_ALIGN;
     if (align & (align - 1)) shmi_fatal(call, "alignment %zu is not a power of two", align);
-    if (align > WINDOW_MIN_ALIGN && align > window_alignment()) {
+    if (align > 4096 && align > window_congruence()) {
         if (shmi.me == 0)
-            fprintf(stderr, "canopy-shmem: %s: alignment %zu is more than the %llu bytes every PE's window base "
-                            "has; returning NULL\n", call, align, (unsigned long long)shmi.win_align);
+            fprintf(stderr, "canopy-shmem: %s: alignment %zu is more than this backend can give at one symmetric "
+                            "offset on every PE (%llu bytes); returning NULL\n", call, align,
+                    (unsigned long long)shmi.win_align);
         return NULL;
     }
+    const uint64_t base = (uint64_t)(uintptr_t)shmi.win;
     const uint64_t need = (size + HEAP_MIN_ALIGN - 1) & ~(uint64_t)(HEAP_MIN_ALIGN - 1);
     for (struct shmi_block *b = shmi.blocks; b; b = b->next) {
         if (!b->free) continue;
-        uint64_t start = (b->off + align - 1) & ~(uint64_t)(align - 1);
+        uint64_t start = ((base + b->off + align - 1) & ~(uint64_t)(align - 1)) - base;
         if (start + need > b->off + b->size) continue;
         if (start > b->off) b = split(b, start), b->free = 1;
         if (b->size > need) split(b, b->off + need);
@@ -125,6 +131,7 @@ static void heap_free(struct shmi_block *b)
 
 static void *collective_alloc(const char *call, size_t align, size_t size)
 {
+    SHMI_LOCKED;
     shmi_require_init(call);
     void *p = size ? heap_alloc(call, align, size) : NULL;
     shmi_barrier(&shmi.world.g, 1);
@@ -149,6 +156,7 @@ void *shmem_align(size_t alignment, size_t size)
 
 void *shmem_calloc(size_t count, size_t size)
 {
+    SHMI_LOCKED;
     shmi_require_init("shmem_calloc");
     void *p = NULL;
     if (count && size && count <= SIZE_MAX / size) {
@@ -161,6 +169,7 @@ void *shmem_calloc(size_t count, size_t size)
 
 void shmem_free(void *ptr)
 {
+    SHMI_LOCKED;
     shmi_require_init("shmem_free");
     /* Barrier first: no PE may still be putting into the block. */
     shmi_barrier(&shmi.world.g, 1);
@@ -169,6 +178,7 @@ void shmem_free(void *ptr)
 
 void *shmem_realloc(void *ptr, size_t size)
 {
+    SHMI_LOCKED;
     shmi_require_init("shmem_realloc");
     if (!ptr) return shmem_malloc(size);
     if (size == 0) {

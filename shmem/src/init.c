@@ -75,11 +75,13 @@ uint64_t shmi_sym(const char *call, const void *p, size_t len)
     return (uint64_t)off;
 }
 
-/* SHMEM_SYMMETRIC_SIZE: bytes, with an optional K, M or G suffix (powers of 1024). */
+/* SHMEM_SYMMETRIC_SIZE: bytes, with an optional K, M or G suffix (powers of 1024); unset:
+ * SHMI_DEFAULT_HEAP (256 MiB: what test suites and benchmarks written for other
+ * implementations allocate; pages of it nobody touches cost nothing, docs/shmem.md). */
 static size_t heap_size_from_env(void)
 {
     const char *s = getenv("SHMEM_SYMMETRIC_SIZE");
-    if (!s || !*s) return 16u << 20;
+    if (!s || !*s) return SHMI_DEFAULT_HEAP;
     char *end = NULL;
     unsigned long long v = strtoull(s, &end, 10);
     switch (*end) {
@@ -154,7 +156,8 @@ void shmem_init(void)
     shmi.chan_off = shmi.heap_off + heap;
     shmi.bounce_off = shmi.chan_off + (uint64_t)shmi.npes * SHMI_CHAN_BYTES;
     shmi.red_off = shmi.bounce_off + SHMI_BOUNCE_BYTES;
-    size_t total = ((size_t)shmi.red_off + SHMI_RED_BYTES + page - 1) & ~(page - 1);
+    shmi.amo_off = shmi.red_off + SHMI_RED_BYTES;
+    size_t total = ((size_t)shmi.amo_off + 8u * SHMI_AMO_SLOTS + page - 1) & ~(page - 1);
     void *base = NULL;
     rc = canopy_window(shmi.dev, total, &base);
     if (rc)
@@ -189,21 +192,44 @@ void shmem_init(void)
     shmi_barrier(&shmi.world.g, 1);
 }
 
+/* Every level is provided: with SHMEM_THREAD_MULTIPLE the library serializes its threads
+ * (one lock; waits give it up between slices: sync.c). Threads of one PE then take turns
+ * in the co-simulation in an order the OS scheduler picks: such runs are correct but not
+ * cycle-for-cycle repeatable (docs/shmem.md). */
 int shmem_init_thread(int requested, int *provided)
 {
-    (void)requested;
-    shmem_init();
-    if (provided) *provided = SHMEM_THREAD_SINGLE;
+    if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE) {
+        fprintf(stderr, "canopy-shmem: shmem_init_thread: unknown thread level %d (SHMEM_THREAD_SINGLE .. "
+                        "SHMEM_THREAD_MULTIPLE)\n", requested);
+        return -1;
+    }
+    if (shmi.initialized && !shmi.finalized) {
+        if (requested > shmi.thread_level) requested = shmi.thread_level; /* already initialized */
+    } else {
+        shmi.thread_level = requested;
+        shmem_init();
+    }
+    if (provided) *provided = requested;
     return 0;
 }
 
 void shmem_query_thread(int *provided)
 {
-    if (provided) *provided = SHMEM_THREAD_SINGLE;
+    shmi_require_init("shmem_query_thread");
+    if (provided) *provided = shmi.thread_level;
 }
+
+void shmem_pcontrol(const int level, ...) { (void)level; }
+void shmem_clear_cache_inv(void) {}
+void shmem_set_cache_inv(void) {}
+void shmem_clear_cache_line_inv(void *dest) { (void)dest; }
+void shmem_set_cache_line_inv(void *dest) { (void)dest; }
+void shmem_udcflush(void) {}
+void shmem_udcflush_line(void *dest) { (void)dest; }
 
 void shmem_finalize(void)
 {
+    SHMI_LOCKED;
     if (!shmi.initialized || shmi.finalized) return;
     shmi_barrier(&shmi.world.g, 1);
     shmi_stats_print();
@@ -215,6 +241,8 @@ void shmem_finalize(void)
     shmi.teams = NULL;
     shmi.nteams = 0;
     free(shmi.asets);
+    free(shmi.amo_pending);
+    shmi.amo_pending = NULL;
     free(shmi.sent);
     free(shmi.consumed);
     shmi.asets = NULL;

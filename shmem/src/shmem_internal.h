@@ -9,6 +9,8 @@
  *   chan_off ..... + npes*CHAN_BYTES   software-collective channels, one per peer (coll_sw.c)
  *   bounce_off ... + BOUNCE_BYTES      gets into non-symmetric memory land here first (p2p.c)
  *   red_off ...... + RED_BYTES         widened results of hardware reduces of short/char (coll_hw.c)
+ *   amo_off ...... + AMO_SLOTS*8       old values of atomics: slot 0 for blocking ones, the
+ *                                      others for non-blocking ones into private memory (atomics.c)
  *
  * A symmetric address (a global in .data/.bss, or a heap block) has the same window
  * offset on every PE: shmi_offset() translates.
@@ -28,12 +30,14 @@
 #define SHMI_CHAN_BYTES (64u + 2u * (16u + SHMI_CHUNK)) /* counts, then two slots (header + payload) */
 #define SHMI_BOUNCE_BYTES (64u * 1024u)
 #define SHMI_RED_BYTES (64u * 1024u)
+#define SHMI_AMO_SLOTS 512u   /* 8-byte reply slots of atomics */
+#define SHMI_DEFAULT_HEAP ((size_t)256 << 20) /* SHMEM_SYMMETRIC_SIZE unset (docs/shmem.md) */
 #define SHMI_MAX_TREES 16
 #define SHMI_WORLD_TREE 0u
 #define SHMI_MAX_STRIDE_LOG 7 /* stride trees for logPE_stride 1..7 (ids 1..7) at most */
 
 /* A set of PEs: world PEs start + i*stride for i < size (every team and active set here is
- * strided in world numbering). */
+ * strided in world numbering; the stride is negative for a team split with one). */
 struct shmi_group {
     int start, stride, size;
     int me;         /* my index in the group, -1 if not a member */
@@ -47,13 +51,24 @@ struct shmemi_team {
     long config_mask;
 };
 
+/* A context (shmem_ctx_create, shmem_team_create_ctx). Never freed: a destroyed one stays
+ * marked, so a call that still uses it is told so (p2p.c). */
+struct shmemi_ctx {
+    uint32_t magic;          /* SHMI_CTX_MAGIC while live, SHMI_CTX_DEAD after destroy */
+    long options;
+    struct shmemi_team *team; /* NULL: the world team */
+    struct shmemi_ctx *next;  /* every context ever made */
+};
+#define SHMI_CTX_MAGIC 0x43545831u
+#define SHMI_CTX_DEAD 0x44454144u
+
 /* Active sets (1.4 API) seen so far, with their lazily made trees. */
 struct shmi_aset {
     int start, logstride, size;
     struct shmi_group g;
 };
 
-enum shmi_kind { K_BARRIER, K_SYNC, K_BCAST, K_REDUCE, K_COLLECT, K_FCOLLECT, K_NKINDS };
+enum shmi_kind { K_BARRIER, K_SYNC, K_BCAST, K_REDUCE, K_COLLECT, K_FCOLLECT, K_ALLTOALL, K_NKINDS };
 struct shmi_stats {
     uint64_t hw[K_NKINDS], sw[K_NKINDS];
 };
@@ -81,8 +96,17 @@ struct shmi_ctx {
     int data_aliased;
     uint64_t heap_off, heap_size;
     struct shmi_block *blocks; /* heap.c */
-    uint64_t win_align;        /* heap.c: alignment every PE's window base has; 0 = not agreed yet */
-    uint64_t chan_off, bounce_off, red_off;
+    uint64_t win_align;        /* heap.c: the PEs' window bases agree modulo this; 0 = not agreed yet */
+    uint64_t chan_off, bounce_off, red_off, amo_off;
+    /* Atomics (atomics.c): non-blocking fetching atomics into private memory wait in
+     * reply slots until the next quiet copies them out; amo_outstanding: a non-fetching or
+     * non-blocking atomic was issued since the last quiet (fence then waits for it). */
+    struct shmi_amo_pending { void *dst; unsigned size; } *amo_pending;
+    unsigned amo_npending;
+    int amo_outstanding;
+    /* Threads (init.c): SHMEM_THREAD_* provided. */
+    int thread_level;
+    struct shmemi_ctx *ctxs;
     /* Channels (coll_sw.c): messages sent to / consumed from each peer. */
     uint64_t *sent, *consumed;
     /* Trees (coll_hw.c). */
@@ -124,6 +148,47 @@ int64_t shmi_offset(const void *p, size_t len);
 uint64_t shmi_sym(const char *call, const void *p, size_t len);
 static inline void *shmi_local(uint64_t off) { return shmi.win + off; }
 
+/* ---- threads (init.c) ----
+ * With SHMEM_THREAD_MULTIPLE every entry point holds one recursive lock (SHMI_LOCKED at
+ * its top: released when the function returns); waits that depend on other PEs' software
+ * (shmi_wait_u64, shmi_progress, collective completions) release it between short slices
+ * so the PE's other threads can go on. Other levels: no lock. */
+int shmi_lock_enter(void);
+void shmi_lock_leave(int *held);
+#define SHMI_LOCKED __attribute__((cleanup(shmi_lock_leave), unused)) int shmi_lock_held_ = shmi_lock_enter()
+/* Give the lock up entirely for a moment (MULTIPLE), then take it back as it was held. */
+void shmi_lock_yield(void);
+/* Block until the window word w compares to v (canopy_wait_u64), or, for progress, until
+ * the device writes anything or timeout_ns passes (canopy_wait_any). */
+void shmi_wait_u64(const char *call, const volatile uint64_t *w, int cmp, uint64_t v);
+void shmi_progress(const char *call, uint64_t timeout_ns);
+/* Wait for a collective's completion the same way. */
+int shmi_coll_wait(struct canopy_coll *c);
+/* A read of this PE's own memory (window offset off) found `value`: if the previous such
+ * read was of the same word and found the same, let the device run a moment first (a
+ * loop polling memory through the library must see the device's writes land; under the
+ * co-simulation no time passes otherwise). */
+void shmi_poll(const char *call, uint64_t off, uint64_t value);
+
+/* ---- point to point (p2p.c), world PE numbers ---- */
+void shmi_put(const char *call, void *dest, const void *src, size_t len, int pe);
+void shmi_get(const char *call, void *dest, const void *src, size_t len, int pe, int nbi);
+void shmi_quiet(const char *call);
+void shmi_fence(const char *call);
+/* A context's world PE for its pe (team contexts number PEs in their team), and the
+ * context checked: SHMEM_CTX_INVALID or a destroyed one stops the program. */
+int shmi_ctx_pe(const char *call, shmem_ctx_t ctx, int pe);
+void shmi_ctx_check(const char *call, shmem_ctx_t ctx);
+
+/* ---- atomics (atomics.c) ---- */
+/* Atomic op (CANOPY_AMO_*) on the size-byte symmetric object at dest of world PE pe. The
+ * blocking form returns the old value (zero-extended); the non-blocking one writes it to
+ * *fetch at the next quiet (NULL: no value wanted). */
+uint64_t shmi_amo(const char *call, void *dest, unsigned size, unsigned op, uint64_t operand, uint64_t compare, int pe);
+void shmi_amo_nbi(const char *call, void *fetch, void *dest, unsigned size, unsigned op, uint64_t operand,
+                  uint64_t compare, int pe);
+void shmi_amo_quiet(void); /* after canopy_quiet: deliver the pending fetched values */
+
 /* ---- heap (heap.c) ---- */
 void shmi_heap_init(void);
 void shmi_heap_fini(void);
@@ -139,8 +204,9 @@ static inline int shmi_group_index(const struct shmi_group *g, int pe)
 {
     int d = pe - g->start;
     if (g->stride == 0) return d == 0 && g->size >= 1 ? 0 : -1;
-    if (d < 0 || d % g->stride) return -1;
-    return d / g->stride < g->size ? d / g->stride : -1;
+    if (d % g->stride) return -1;
+    const int i = d / g->stride; /* a team split with a negative stride has a negative one */
+    return i >= 0 && i < g->size ? i : -1;
 }
 void shmi_group_init(struct shmi_group *g, int start, int stride, int size);
 struct shmi_group *shmi_aset_group(const char *call, int start, int logstride, int size);

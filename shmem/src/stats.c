@@ -13,7 +13,7 @@
 void shmi_stats_print(void)
 {
     if (shmi.stats_mode == 0 || (shmi.stats_mode == 1 && shmi.me != 0)) return;
-    static const char *const names[K_NKINDS] = {"barrier", "sync", "broadcast", "reduce", "collect", "fcollect"};
+    static const char *const names[K_NKINDS] = {"barrier", "sync", "broadcast", "reduce", "collect", "fcollect", "alltoall"};
     char buf[1024];
     size_t o = 0;
     o += (size_t)snprintf(buf + o, sizeof buf - o,

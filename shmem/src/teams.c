@@ -132,16 +132,18 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
                              const shmem_team_config_t *config, long config_mask, shmem_team_t *new_team)
 {
     const char *call = "shmem_team_split_strided";
+    SHMI_LOCKED;
     shmi_require_init(call);
     if (!new_team) shmi_fatal(call, "new_team is NULL");
     *new_team = SHMEM_TEAM_INVALID;
     struct shmemi_team *p = shmi_team(call, parent_team);
     if (!p) return -1;
     const struct shmi_group *pg = &p->g;
-    /* A valid triplet: start + stride*i is a PE of the parent for every i < size. Every
-     * PE of the parent sees the same arguments, so all return the same error together. */
-    if (size < 1 || start < 0 || (size > 1 && stride < 1) || start >= pg->size ||
-        (long long)start + (long long)(size - 1) * stride >= pg->size) {
+    /* A valid triplet: start + stride*i is a PE of the parent for every i < size (the
+     * stride may be negative; 0 only for a team of one). Every PE of the parent sees the
+     * same arguments, so all return the same error together. */
+    const long long last = (long long)start + (long long)(size - 1) * stride;
+    if (size < 1 || start < 0 || (size > 1 && stride == 0) || start >= pg->size || last < 0 || last >= pg->size) {
         fprintf(stderr, "canopy-shmem: PE %d: %s: invalid triplet (start %d, stride %d, size %d) for a parent "
                         "team of %d PEs\n", shmi.me, call, start, stride, size, pg->size);
         return -1;
@@ -159,6 +161,7 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_c
                         long yaxis_mask, shmem_team_t *yaxis_team)
 {
     const char *call = "shmem_team_split_2d";
+    SHMI_LOCKED;
     shmi_require_init(call);
     if (!xaxis_team || !yaxis_team) shmi_fatal(call, "xaxis_team or yaxis_team is NULL");
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
@@ -200,6 +203,7 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_c
 void shmem_team_destroy(shmem_team_t team)
 {
     const char *call = "shmem_team_destroy";
+    SHMI_LOCKED;
     shmi_require_init(call);
     if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED)
         shmi_fatal(call, "the predefined team %s cannot be destroyed",
@@ -209,7 +213,116 @@ void shmem_team_destroy(shmem_team_t team)
     /* Every member is past its last collective on the team before its tree id is freed. */
     shmi_barrier(&t->g, 0);
     shmi_hw_release(&t->g);
+    /* Its contexts go with it, once their operations are complete. */
+    shmi_quiet(call);
+    for (struct shmemi_ctx *c = shmi.ctxs; c; c = c->next)
+        if (c->team == t) c->magic = SHMI_CTX_DEAD, c->team = NULL;
     for (int i = 0; i < shmi.nteams; ++i)
         if (shmi.teams[i] == t) shmi.teams[i] = shmi.teams[--shmi.nteams];
     free(t);
+}
+
+/* ------------------------------------------------------------------ contexts
+ * A context here is a handle and a team: every context shares the PE's one device, so
+ * operations on any context are ordered and completed together (a context's quiet or fence
+ * does what the PE's does). SHMEM_CTX_PRIVATE, _SERIALIZED and _NOSTORE are accepted and
+ * change nothing (they permit an implementation to do less, never require more). */
+static struct shmemi_ctx *ctx_lookup(shmem_ctx_t ctx)
+{
+    for (struct shmemi_ctx *c = shmi.ctxs; c; c = c->next)
+        if (c == ctx) return c;
+    return NULL;
+}
+
+void shmi_ctx_check(const char *call, shmem_ctx_t ctx)
+{
+    shmi_require_init(call);
+    if (ctx == SHMEM_CTX_DEFAULT) return;
+    if (ctx == SHMEM_CTX_INVALID) shmi_fatal(call, "called with SHMEM_CTX_INVALID");
+    struct shmemi_ctx *c = ctx_lookup(ctx);
+    if (!c) shmi_fatal(call, "invalid context handle %p (never created)", (void *)ctx);
+    if (c->magic != SHMI_CTX_MAGIC) shmi_fatal(call, "context %p used after shmem_ctx_destroy", (void *)ctx);
+}
+
+int shmi_ctx_pe(const char *call, shmem_ctx_t ctx, int pe)
+{
+    shmi_ctx_check(call, ctx);
+    if (ctx == SHMEM_CTX_DEFAULT || !ctx->team) return pe;
+    const struct shmi_group *g = &ctx->team->g;
+    if (pe < 0 || pe >= g->size)
+        shmi_fatal(call, "invalid PE %d for the context's team (PEs 0..%d)", pe, g->size - 1);
+    return shmi_group_pe(g, pe);
+}
+
+static int ctx_make(const char *call, struct shmemi_team *team, long options, shmem_ctx_t *ctx)
+{
+    const long known = SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE;
+    if (options & ~known) shmi_fatal(call, "unknown options 0x%lx", options & ~known);
+    struct shmemi_ctx *c = calloc(1, sizeof *c);
+    if (!c) return -1;
+    c->magic = SHMI_CTX_MAGIC;
+    c->options = options;
+    c->team = team;
+    c->next = shmi.ctxs;
+    shmi.ctxs = c;
+    *ctx = c;
+    return 0;
+}
+
+int shmem_ctx_create(long options, shmem_ctx_t *ctx)
+{
+    const char *call = "shmem_ctx_create";
+    SHMI_LOCKED;
+    shmi_require_init(call);
+    if (!ctx) shmi_fatal(call, "ctx is NULL");
+    return ctx_make(call, NULL, options, ctx);
+}
+
+int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
+{
+    const char *call = "shmem_team_create_ctx";
+    SHMI_LOCKED;
+    shmi_require_init(call);
+    if (!ctx) shmi_fatal(call, "ctx is NULL");
+    *ctx = SHMEM_CTX_INVALID;
+    struct shmemi_team *t = shmi_team(call, team);
+    if (!t) return -1; /* SHMEM_TEAM_INVALID: the specification asks for a nonzero return */
+    return ctx_make(call, t == &shmi.world ? NULL : t, options, ctx);
+}
+
+void shmem_ctx_destroy(shmem_ctx_t ctx)
+{
+    const char *call = "shmem_ctx_destroy";
+    SHMI_LOCKED;
+    shmi_require_init(call);
+    if (ctx == SHMEM_CTX_INVALID) return;
+    if (ctx == SHMEM_CTX_DEFAULT) shmi_fatal(call, "SHMEM_CTX_DEFAULT cannot be destroyed");
+    shmi_ctx_check(call, ctx);
+    /* Its operations complete first (a destroyed context's puts are still delivered). */
+    shmi_quiet(call);
+    ctx->magic = SHMI_CTX_DEAD;
+}
+
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
+{
+    const char *call = "shmem_ctx_get_team";
+    shmi_require_init(call);
+    if (!team) shmi_fatal(call, "team is NULL");
+    if (ctx == SHMEM_CTX_INVALID) {
+        *team = SHMEM_TEAM_INVALID;
+        return -1;
+    }
+    shmi_ctx_check(call, ctx);
+    *team = ctx == SHMEM_CTX_DEFAULT || !ctx->team ? SHMEM_TEAM_WORLD : ctx->team;
+    return 0;
+}
+
+/* Only this PE's own memory is load/store accessible (no memory is shared between nodes). */
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
+{
+    const char *call = "shmem_team_ptr";
+    shmi_require_init(call);
+    struct shmemi_team *t = shmi_team(call, team);
+    if (!t || pe < 0 || pe >= t->g.size) return NULL;
+    return shmi_group_pe(&t->g, pe) == shmi.me && shmi_offset(dest, 1) >= 0 ? (void *)(uintptr_t)dest : NULL;
 }

@@ -54,7 +54,9 @@ struct Options {
     uint64_t stall_cycles = 2'000'000;
     unsigned clock_mhz = 250;
     double mmio_write_ns = 300, mmio_read_ns = 400, dma_write_ns = 300, bridge_ns = 16, dma_read_ns = 800;
-    uint64_t arena_mb = 64;
+    double jitter_ns = 0;
+    uint64_t seed = 1;
+    uint64_t arena_mb = 512;  // per PE; address space only until used (docs/simulation.md)
     unsigned pe_wall_timeout_s = 600;
     bool verbose = false;
     std::vector<char *> program;
@@ -65,7 +67,8 @@ struct Options {
                  "canopy-cosim: %s\n"
                  "usage: canopy-cosim [--max-cycles N] [--stall-cycles N] [--clock-mhz F]\n"
                  "                    [--mmio-write-ns T] [--mmio-read-ns T] [--dma-write-ns T] [--dma-read-ns T]\n"
-                 "                    [--arena-mb M] [--pe-timeout-s S] [--verbose] -- program [args]\n",
+                 "                    [--arena-mb M] [--pe-timeout-s S] [--jitter-ns T [--seed N]] [--verbose]\n"
+                 "                    -- program [args]\n",
                  msg);
     std::exit(2);
 }
@@ -95,6 +98,8 @@ Options parse(int argc, char **argv) {
         else if (a == "--dma-read-ns") o.dma_read_ns = num("--dma-read-ns");
         else if (a == "--arena-mb") o.arena_mb = static_cast<uint64_t>(num("--arena-mb"));
         else if (a == "--pe-timeout-s") o.pe_wall_timeout_s = static_cast<unsigned>(num("--pe-timeout-s"));
+        else if (a == "--jitter-ns") o.jitter_ns = num("--jitter-ns");
+        else if (a == "--seed") o.seed = static_cast<uint64_t>(num("--seed"));
         else if (a == "--verbose") o.verbose = true;
         else usage(("unknown option " + a).c_str());
     }
@@ -147,12 +152,13 @@ private:
 };
 
 // ------------------------------------------------------------------ PEs
-enum class PeState { Running, BlockedRead, BlockedWait, Detached, Exited };
+enum class PeState { Running, BlockedRead, BlockedWait, BlockedAny, Detached, Exited };
 
 struct Pe {
     pid_t pid = -1;
     PeState state = PeState::Running;
     uint64_t wake_ns = 0;  // wait deadline
+    uint64_t writes_seen = 0;  // BlockedAny: the host's DMA write count at the request
     int exit_status = -1;  // from waitpid, once exited
 };
 
@@ -165,7 +171,7 @@ public:
         const double ns_per_cycle = 1000.0 / o.clock_mhz;
         auto cyc = [&](double ns) { return static_cast<unsigned>(ns / ns_per_cycle + 0.5); };
         PcieTiming t{cyc(o.mmio_write_ns), cyc(o.mmio_read_ns), cyc(o.dma_write_ns), std::max(1u, cyc(o.bridge_ns)),
-                     std::max(1u, cyc(o.dma_read_ns))};
+                     std::max(1u, cyc(o.dma_read_ns)), cyc(o.jitter_ns), o.seed};
         canopy_cosim_shm *s = mem_.shm();
         s->magic = CANOPY_COSIM_MAGIC;
         s->nodes = CANOPY_NODES;
@@ -311,6 +317,11 @@ void Cosim::handle_request(unsigned i) {
             resume(i);
         }
         return;
+    case CANOPY_COSIM_REQ_WAIT_ANY:
+        pe.state = PeState::BlockedAny;
+        pe.wake_ns = c.wait_timeout_ns > UINT64_MAX - now_ns() ? UINT64_MAX : now_ns() + c.wait_timeout_ns;
+        pe.writes_seen = hosts_[i].writes_applied();
+        return;
     case CANOPY_COSIM_REQ_EXIT:
         pe.state = PeState::Detached;
         sem_post(&c.go);
@@ -339,6 +350,15 @@ void Cosim::service_pes() {
         case PeState::BlockedRead:
             if (hosts_[i].read_done(cycle_)) {
                 c.resp_value = hosts_[i].take_read_value();
+                resume(i);
+            }
+            break;
+        case PeState::BlockedAny:
+            if (hosts_[i].writes_applied() != pe.writes_seen) {
+                c.resp_status = CANOPY_OK;
+                resume(i);
+            } else if (now_ns() >= pe.wake_ns) {
+                c.resp_status = CANOPY_ETIMEDOUT;
                 resume(i);
             }
             break;
@@ -375,6 +395,8 @@ std::string Cosim::describe_waits() const {
                                        ") to compare %d with %" PRIu64,
                           i, c.wait_arena_off, v, c.wait_cmp, c.wait_value);
             s += b;
+        } else if (pes_[i].state == PeState::BlockedAny) {
+            s += "\n  PE " + std::to_string(i) + " waits for any write into its host memory";
         }
     }
     return s;

@@ -16,17 +16,27 @@ constexpr unsigned kAxiIncr = 1;
 constexpr size_t kMaxReadBursts = 32;    // read tags of the bridge
 }  // namespace
 
+uint64_t PcieHost::jitter() {
+    if (!t_.jitter_cycles) return 0;
+    uint64_t z = (rng_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return (z ^ (z >> 31)) % (uint64_t{t_.jitter_cycles} + 1);
+}
+
 void PcieHost::mmio_write(uint64_t now, uint32_t off, const uint8_t *data, uint32_t len) {
     for (uint32_t done = 0; done < len; done += 8 * kMaxBurstWords) {
         uint32_t n = std::min<uint32_t>(kMaxBurstWords, (len - done) / 8);
-        Burst b{true, off + done, std::vector<uint64_t>(n), now + t_.mmio_write_cycles};
+        last_mmio_at_ = std::max(last_mmio_at_, now + t_.mmio_write_cycles + jitter());
+        Burst b{true, off + done, std::vector<uint64_t>(n), last_mmio_at_};
         std::memcpy(b.words.data(), data + done, 8 * n);
         mmio_q_.push_back(std::move(b));
     }
 }
 
 void PcieHost::mmio_read(uint64_t now, uint32_t off) {
-    mmio_q_.push_back(Burst{false, off, {}, now + t_.mmio_read_cycles});
+    last_mmio_at_ = std::max(last_mmio_at_, now + t_.mmio_read_cycles);
+    mmio_q_.push_back(Burst{false, off, {}, last_mmio_at_});
     read_state_ = ReadState::Queued;
 }
 
@@ -81,6 +91,7 @@ void PcieHost::drive(uint64_t now) {
     put_bits(m_.m_axi_rvalid_i, n, 1, r);
     put_bits(m_.m_axi_rdata_i, 64 * n, 64, r ? read_mem(reads_.front().addr) : 0);
     put_bits(m_.m_axi_rlast_i, n, 1, r && reads_.front().left == 1);
+    put_bits(m_.m_axi_rid_i, 4 * n, 4, r ? reads_.front().id : 0);
     put_bits(m_.m_axi_rresp_i, 2 * n, 2, 0);
 }
 
@@ -168,7 +179,8 @@ void PcieHost::sample(uint64_t now) {
             errors_.push_back("DMA read burst unaligned or across a 4 KiB boundary");
         // Not before the writes accepted ahead of it have landed (they are in dma_beats_).
         reads_.push_back(ReadBurst{addr & ~uint64_t{7}, beats,
-                                   std::max(now + t_.dma_read_cycles, last_write_apply_ + 1)});
+                                   std::max(now + t_.dma_read_cycles + jitter(), last_write_apply_ + 1),
+                                   static_cast<unsigned>(get_bits(m_.m_axi_arid_o, 4 * n, 4))});
     }
     if (fire(m_.m_axi_rvalid_i, m_.m_axi_rready_o)) {
         last_activity_ = now;
@@ -190,6 +202,7 @@ void PcieHost::apply_dma(uint64_t now) {
             uint8_t *p = mem_ + (b.addr - bus_base_);
             for (unsigned i = 0; i < 8; ++i)
                 if ((b.strb >> i) & 1) p[i] = static_cast<uint8_t>(b.data >> (8 * i));
+            ++writes_applied_;
         }
         dma_beats_.pop_front();
     }

@@ -8,8 +8,8 @@
 //   - DMA: the node's master port writes land in the PE's host memory (its arena) after the
 //     modeled device-to-memory latency, in order; the bridge answers each burst once it has
 //     taken the last beat (posted writes complete at the bridge). The master's reads (the
-//     device serving gets) return their data after the modeled read round trip, in order,
-//     one beat per cycle, read from host memory as each beat is returned; a read never
+//     device serving gets and atomics) return their data after the modeled read round trip,
+//     in order, with their ARID as RID, one beat per cycle, read from host memory as each beat is returned; a read never
 //     returns before every DMA write accepted ahead of it has landed (PCIe: a read request
 //     does not pass posted writes). At most kMaxReadBursts read bursts are accepted at once
 //     (a bridge's read tags); ARREADY is low beyond that.
@@ -33,13 +33,17 @@ struct PcieTiming {
     unsigned dma_write_cycles;   // W beat at the device -> visible in host memory
     unsigned bridge_b_cycles;    // last W beat -> B response
     unsigned dma_read_cycles;    // AR at the device -> first R beat (the read round trip)
+    unsigned jitter_cycles = 0;  // extra delay of each MMIO write and DMA read, uniform in
+                                 // [0, jitter_cycles], from a seeded splitmix64 per node
+    uint64_t seed = 0;
 };
 
 class PcieHost {
 public:
     using Model = Vcanopy_node_fabric;
     PcieHost(Model &m, unsigned node, uint8_t *mem, uint64_t mem_bytes, uint64_t bus_base, const PcieTiming &t)
-        : m_(m), node_(node), mem_(mem), mem_bytes_(mem_bytes), bus_base_(bus_base), t_(t) {}
+        : m_(m), node_(node), mem_(mem), mem_bytes_(mem_bytes), bus_base_(bus_base), t_(t),
+          rng_(t.seed * 0x9e3779b97f4a7c15ull + node) {}
 
     // Queue a posted MMIO write (len a multiple of 8) at cycle `now`.
     void mmio_write(uint64_t now, uint32_t off, const uint8_t *data, uint32_t len);
@@ -53,6 +57,7 @@ public:
 
     bool busy() const;                   // anything in flight, either direction
     uint64_t last_activity() const { return last_activity_; }
+    uint64_t writes_applied() const { return writes_applied_; }  // DMA write beats landed in host memory
     const std::vector<std::string> &errors() const { return errors_; }
 
 private:
@@ -70,6 +75,7 @@ private:
         uint64_t addr;     // next beat's address
         unsigned left;     // beats still to return
         uint64_t due;      // first cycle its data may return
+        unsigned id;       // ARID, returned as RID
     };
     enum class ReadState { Idle, Queued, Issued, Returned };
 
@@ -99,7 +105,11 @@ private:
     uint64_t last_write_apply_ = 0;     // when the newest accepted write beat lands
     std::deque<ReadBurst> reads_;
 
+    uint64_t jitter();  // 0 .. jitter_cycles (0 without jitter)
+    uint64_t rng_;
+    uint64_t last_mmio_at_ = 0;  // posted writes stay in order under jitter
     uint64_t last_activity_ = 0;
+    uint64_t writes_applied_ = 0;
     std::vector<std::string> errors_;
 };
 

@@ -19,9 +19,12 @@
  * its own bus, as each host has its own PCIe hierarchy).
  *
  * Alignment. arena_offset and arena_bytes are multiples of CANOPY_COSIM_ARENA_ALIGN, and
- * the PE maps the object at an address with that alignment, so an arena allocation of at
- * least that size can start on such a boundary, as hugepage DMA memory does on a board
- * (what lets an OpenSHMEM shmem_align ask for up to 2 MiB).
+ * every PE maps the object at an address aligned to CANOPY_COSIM_MAP_ALIGN (1 GiB), so an
+ * arena allocation of at least 2 MiB starts on such a boundary, as hugepage DMA memory does
+ * on a board; and the same allocation in two PEs' arenas (the same offset in each: PEs
+ * allocate alike) lies at addresses congruent modulo the largest power of two dividing
+ * arena_bytes, up to 1 GiB (what lets OpenSHMEM's shmem_align give one symmetric offset
+ * aligned on every PE, for alignments that large).
  */
 #ifndef CANOPY_COSIM_H
 #define CANOPY_COSIM_H
@@ -32,6 +35,7 @@
 #define CANOPY_COSIM_MAGIC 0x43534D32u /* "2MSC" */
 #define CANOPY_COSIM_MAX_MMIO 4096u    /* bytes in one MMIO write request */
 #define CANOPY_COSIM_ARENA_ALIGN ((uint64_t)2 << 20) /* the hugepage size: see "Alignment" */
+#define CANOPY_COSIM_MAP_ALIGN ((uint64_t)1 << 30)   /* where a PE maps the object: see "Alignment" */
 
 enum canopy_cosim_req {
     CANOPY_COSIM_REQ_NONE = 0,
@@ -41,6 +45,9 @@ enum canopy_cosim_req {
     CANOPY_COSIM_REQ_EXIT = 4,       /* detach: the PE makes no more requests (canopy_close) */
     CANOPY_COSIM_REQ_JOB_EXIT = 5,   /* end the job with exit_status: every other PE is stopped,
                                         this one resumes detached and exits (canopy_job_exit) */
+    CANOPY_COSIM_REQ_WAIT_ANY = 6,   /* resumes at the first DMA write into this PE's host memory
+                                        after the request (resp_status 0), or after
+                                        wait_timeout_ns (CANOPY_ETIMEDOUT) */
 };
 
 struct canopy_cosim_pe {

@@ -251,7 +251,7 @@ class AxiReadSlave {
         : t_(top), mem_(mem), rng_(rng), v_(v), max_words_(max_words) {}
 
     AxiReadMix mix;
-    uint64_t bursts = 0, beats = 0;
+    uint64_t bursts = 0, beats = 0, amo_reads = 0;
     unsigned max_words_seen = 0;
 
     // Before the clock edge: ARREADY, and a beat of the oldest due burst (held until taken).
@@ -263,7 +263,7 @@ class AxiReadSlave {
         t_.m_axi_rdata_i  = r_shown_ ? mem_.read64(q_.front().addr) : 0;
         t_.m_axi_rlast_i  = r_shown_ && q_.front().left == 1;
         t_.m_axi_rresp_i  = 0;
-        t_.m_axi_rid_i    = 0;
+        t_.m_axi_rid_i    = r_shown_ ? q_.front().id : 0;
     }
 
     // After the combinational settle, before the edge.
@@ -273,11 +273,14 @@ class AxiReadSlave {
             const unsigned n = static_cast<unsigned>(t_.m_axi_arlen_o) + 1;
             if (t_.m_axi_arburst_o != 1) v_.fail("ARBURST %u, expected INCR", unsigned(t_.m_axi_arburst_o));
             if (t_.m_axi_arsize_o != 3) v_.fail("ARSIZE %u, expected 3", unsigned(t_.m_axi_arsize_o));
-            if (t_.m_axi_arid_o != 0) v_.fail("ARID %u, expected 0", unsigned(t_.m_axi_arid_o));
+            const unsigned id = t_.m_axi_arid_o;
+            if (id > 1) v_.fail("ARID %u, expected 0 (gets) or 1 (atomics)", id);
+            if (id == 1 && n != 1) v_.fail("an atomic's read of %u beats", n);
+            if (id == 1) amo_reads++;
             if (addr & 7) v_.fail("ARADDR 0x%" PRIx64 " not 8-byte aligned", addr);
             if (n > 16) v_.fail("read burst of %u beats", n);
             if ((addr & 0xfff) + 8 * n > 0x1000) v_.fail("read burst at 0x%" PRIx64 " of %u beats crosses 4 KiB", addr, n);
-            q_.push_back(Rd{addr, n, now_ + mix.latency + (mix.jitter ? rng_.below(mix.jitter + 1) : 0)});
+            q_.push_back(Rd{addr, n, now_ + mix.latency + (mix.jitter ? rng_.below(mix.jitter + 1) : 0), id});
             words_ += n;
             bursts++;
             if (words_ > max_words_seen) max_words_seen = words_;
@@ -307,6 +310,7 @@ class AxiReadSlave {
         uint64_t addr;
         unsigned left;
         uint64_t due;
+        unsigned id;   // ARID, returned as RID (data still in order)
     };
     Top &t_;
     const HostMem &mem_;

@@ -38,7 +38,15 @@
 //      0 or too long, a reply range past 2^40) are answered FAILED, write nothing and
 //      count; with reads stalled a third request from the same source is dropped
 //      (ERR_GET_DROPPED), as is a malformed GET, and the two held ones complete later;
-//  14. the writeback block equals the CSRs; TX/RX counters add up; every host memory byte
+//  14. atomics served by this node to itself (GETs with len 24; AXI reads with ID 1, data
+//      routed by RID): CAPS_GET.amo_ops; random atomics (every operation, 4 and 8 bytes,
+//      fetching or not, two in flight, often on the same object, under random read
+//      latency and write backpressure) against a reference applied in arrival order: old
+//      values at the reply offsets, new values in the window, neighbouring bytes intact;
+//      a put then an atomic on the same word, with slow write responses, sees the put;
+//      refused atomics (misaligned, size 2, unknown operation, outside the window) are
+//      answered FAILED and write nothing; AMOS_SERVED, GETS_SERVED count;
+//  15. the writeback block equals the CSRs; TX/RX counters add up; every host memory byte
 //      written lies in the window, the ejection ring, the writeback block or the get
 //      completion area.
 #include <algorithm>
@@ -72,6 +80,7 @@ enum : uint16_t {
     kPutsAcked = 0x1a8, kPutsFailed = 0x1b0,
     kCapsGet = 0x030, kGetWbBase = 0x0a0, kErrGetBounds = 0x168, kErrGetDropped = 0x170,
     kGetsServed = 0x1d0, kGetResps = 0x1d8, kGetsDone = 0x1e0, kGetsFailed = 0x1e8,
+    kAmosServed = 0x1f8,
     kWindow = 0x8000,
 };
 
@@ -131,6 +140,7 @@ class NodeTest {
         committed_writes();
         router_bad_len();
         gets();
+        atomics();
         final_checks();
         v_.pass();
     }
@@ -697,7 +707,7 @@ class NodeTest {
 
     void gets() {
         v_.step("13 gets");
-        expect_csr(kCapsGet, 2 | (uint64_t{65536} << 8), "CAPS_GET");
+        expect_csr(kCapsGet, 2 | (uint64_t{65536} << 8) | (uint64_t{0x7f} << 32), "CAPS_GET");
         csr_write(kGetWbBase, kHostGetWb);
         expect_csr(kGetWbBase, kHostGetWb, "GET_WB_BASE");
         static const AxiReadMix kReadMixes[] = {
@@ -775,8 +785,128 @@ class NodeTest {
         if (!rd_slave_.idle()) v_.fail("reads outstanding after every get completed");
     }
 
+    // ------------------------------------------------------------ atomics
+    enum : unsigned { kAFetch, kASet, kACswap, kAAdd, kAAnd, kAOr, kAXor };
+
+    Packet amo_req(uint64_t offset, uint64_t reply, unsigned size, unsigned op, bool fetch, uint64_t operand,
+                   uint64_t compare) {
+        Packet p;
+        p.flits = {hdr0(kGet, 0, kMyCoord, kMyCoord, 24), offset & kMask40,
+                   (reply & kMask40) | (uint64_t{size} << 40) | (uint64_t{op} << 57) | (uint64_t{fetch} << 61),
+                   operand, compare};
+        delivered_flits_ += p.flits.size();
+        delivered_puts_++;
+        return p;
+    }
+
+    uint64_t ref_read(uint64_t off, unsigned size) const {
+        uint64_t v = 0;
+        for (unsigned i = 0; i < size; i++) v |= uint64_t{win_ref_[off + i]} << (8 * i);
+        return v;
+    }
+
+    // An atomic the node does: the reference applies it now (atomics are done in arrival
+    // order, one at a time).
+    Packet good_amo(uint64_t offset, uint64_t reply, unsigned size, unsigned op, bool fetch, uint64_t operand,
+                    uint64_t compare) {
+        const uint64_t m = size == 8 ? ~uint64_t{0} : 0xffffffffull;
+        const uint64_t old = ref_read(offset, size), o = operand & m;
+        uint64_t nv = old;
+        switch (op) {
+        case kASet: nv = o; break;
+        case kACswap: nv = old == (compare & m) ? o : old; break;
+        case kAAdd: nv = (old + o) & m; break;
+        case kAAnd: nv = old & o; break;
+        case kAOr: nv = old | o; break;
+        case kAXor: nv = old ^ o; break;
+        default: break;
+        }
+        for (unsigned i = 0; i < size; i++) win_ref_[offset + i] = static_cast<uint8_t>(nv >> (8 * i));
+        if (fetch)
+            for (unsigned i = 0; i < size; i++) win_ref_[reply + i] = static_cast<uint8_t>(old >> (8 * i));
+        delivered_flits_ += fetch ? 3 : 2;
+        delivered_puts_++;
+        get_resps_++;
+        gets_done_++;
+        gets_served_++;
+        amos_served_++;
+        return amo_req(offset, reply, size, op, fetch, operand, compare);
+    }
+
+    Packet refused_amo(uint64_t offset, uint64_t reply, unsigned size, unsigned op) {
+        delivered_flits_ += 2;
+        delivered_puts_++;
+        get_resps_++;
+        gets_done_++;
+        gets_failed_++;
+        gets_served_++;
+        get_bounds_++;
+        return amo_req(offset, reply, size, op, true, 0x1111, 0);
+    }
+
+    void atomics() {
+        v_.step("14 atomics");
+        static const AxiReadMix kReadMixes[] = {
+            {100, 100, 20, 0, false}, {40, 50, 100, 60, false}, {100, 30, 5, 300, false}, {20, 100, 200, 0, false}};
+        static const AxiSlaveMix kWriteMixes[] = {
+            {100, 100, 100, 0, false}, {30, 30, 40, 30, false}, {70, 20, 60, 100, false}};
+        const uint64_t amo_reads0 = rd_slave_.amo_reads;
+        unsigned n_amos = 0;
+        // Objects among 8 words at 1024.., replies (8 bytes apart, 8-aligned) at 5000...
+        for (unsigned round = 0; round < 40; round++) {
+            rd_slave_.mix = kReadMixes[rng_.below(4)];
+            mem_slave_.mix = kWriteMixes[rng_.below(3)];
+            std::vector<Packet> batch;
+            for (unsigned g = 0; g < 2; g++) {
+                const unsigned size = rng_.chance(50) ? 8 : 4;
+                const uint64_t off = 1024 + 8 * rng_.below(8) + (size == 4 && rng_.chance(50) ? 4 : 0);
+                const unsigned op = rng_.below(7);
+                const uint64_t operand = (uint64_t{rng_.below(1u << 30)} << 34) ^ rng_.below(1u << 30) ^ (rng_.below(8) == 0 ? 0 : 1);
+                // A CSWAP compares with the current value half of the time.
+                const uint64_t compare = rng_.chance(50) ? ref_read(off, size) : operand + 1;
+                const uint64_t reply = 5000 + 8 * rng_.below(64) + (rng_.chance(30) ? rng_.below(4) : 0);
+                batch.push_back(good_amo(off, reply, size, op, rng_.chance(75), operand, compare));
+                n_amos++;
+            }
+            inject(batch);
+            wait_gets("random atomics");
+        }
+        rd_slave_.mix = AxiReadMix{};
+        mem_slave_.mix = AxiSlaveMix{};
+        check_window("random atomics");
+        if (rd_slave_.amo_reads - amo_reads0 != n_amos)
+            v_.fail("%" PRIu64 " reads with ID 1 for %u atomics", rd_slave_.amo_reads - amo_reads0, n_amos);
+
+        // A put, then an atomic on the same word: the atomic reads the put's data, however
+        // late the put's write response comes.
+        mem_slave_.mix = AxiSlaveMix{100, 100, 100, 300, false};
+        rd_slave_.mix = AxiReadMix{100, 100, 1, 0, false};
+        {
+            Packet p = good_put(1104, 8, kFlagAckReq);
+            Packet a = good_amo(1104, 5600, 8, kAAdd, true, 5, 0);
+            inject({p, a});
+            wait_acked(acked_, "the put before an atomic");
+            wait_gets("an atomic after a put of the same word");
+        }
+        mem_slave_.mix = AxiSlaveMix{};
+        rd_slave_.mix = AxiReadMix{};
+        check_window("an atomic after a put");
+
+        // Refused: misaligned, size 2, an unknown operation, outside the window.
+        inject({refused_amo(1028, 5700, 8, kAAdd), refused_amo(1024, 5700, 2, kAAdd)});
+        wait_gets("refused atomics");
+        inject({refused_amo(1024, 5700, 8, 9), refused_amo(kHostWinSize, 5700, 8, kASet)});
+        wait_gets("refused atomics");
+        check_window("refused atomics");
+        expect_csr(kAmosServed, amos_served_, "AMOS_SERVED");
+        expect_csr(kGetsServed, gets_served_, "GETS_SERVED");
+        expect_csr(kErrGetBounds, get_bounds_, "ERR_GET_BOUNDS");
+        expect_csr(kGetsFailed, gets_failed_, "GETS_FAILED");
+        if (!rd_slave_.idle()) v_.fail("reads outstanding after every atomic completed");
+    }
+
     void final_checks() {
-        v_.step("14 final checks");
+        v_.step("15 final checks");
         no_ring();
         wait_for([&] { return wb(0) == tail_; }, 100000, "INJ_HEAD in the writeback block");
         // The writeback block shows what the CSRs show.
@@ -836,6 +966,7 @@ class NodeTest {
     uint64_t tx_pkts_ = 0, tx_flits_ = 0, delivered_flits_ = 0, delivered_puts_ = 0, host_acks_ = 0;
     uint64_t csr_errs_ = 0, bounds_errs_ = 0, doorbell_errs_ = 0, inj_write_errs_ = 0;
     uint64_t gets_done_ = 0, gets_failed_ = 0, gets_served_ = 0, get_resps_ = 0, get_bounds_ = 0, get_dropped_ = 0;
+    uint64_t amos_served_ = 0;
 };
 
 }  // namespace

@@ -3,7 +3,12 @@
  * MODE: badpe (put to PE n_pes), negpe (get from PE -1), badteam (a collective on
  * SHMEM_TEAM_INVALID), badroot (broadcast from a root outside the team), notsym (put to a
  * stack variable), badaset (barrier over an active set beyond the last PE), badcmp
- * (wait_until with an unknown comparison). "ok" runs the calls that must not fail: team
+ * (wait_until with an unknown comparison), amonotsym (an atomic on a stack variable),
+ * amoalign (an atomic on a misaligned long), locknotsym (a lock on a stack variable),
+ * ctxdead (a put on a destroyed context), ctxinvalid (a put on SHMEM_CTX_INVALID, after a
+ * quiet and a fence on it, which do nothing), sigop (put with
+ * signal and an unknown sig_op), a2astride (alltoalls with stride 0), unlocked (clearing a
+ * lock nobody holds). "ok" runs the calls that must not fail: team
  * queries on SHMEM_TEAM_INVALID return -1, a bad split triplet returns nonzero.
  * "exit STATUS": the last PE calls shmem_global_exit(STATUS) while every other PE waits in
  * a barrier it never completes; the whole job must end with STATUS.
@@ -14,6 +19,7 @@
 #include "shmem_test.h"
 
 static long target[4];
+static long lock;
 static long pSync[SHMEM_BARRIER_SYNC_SIZE];
 
 int main(int argc, char **argv)
@@ -45,6 +51,31 @@ int main(int argc, char **argv)
         shmem_barrier(1, 1, n, pSync);
     } else if (!strcmp(mode, "badcmp")) {
         shmem_long_wait_until(target, 42, 0);
+    } else if (!strcmp(mode, "amonotsym")) {
+        long local = 0;
+        if (me == 1) (void)shmem_long_atomic_fetch_add(&local, 1, 0);
+    } else if (!strcmp(mode, "amoalign")) {
+        if (me == 1) shmem_long_atomic_inc((long *)((char *)target + 4), 0);
+    } else if (!strcmp(mode, "locknotsym")) {
+        long local = 0;
+        if (me == 1) shmem_set_lock(&local);
+    } else if (!strcmp(mode, "ctxdead")) {
+        shmem_ctx_t c;
+        CHECK(shmem_ctx_create(0, &c) == 0, "shmem_ctx_create");
+        shmem_ctx_destroy(c);
+        if (me == 1) shmem_ctx_long_p(c, target, 5, 0);
+    } else if (!strcmp(mode, "ctxinvalid")) {
+        shmem_ctx_quiet(SHMEM_CTX_INVALID); /* no effect */
+        shmem_ctx_fence(SHMEM_CTX_INVALID);
+        if (me == 1) shmem_ctx_long_p(SHMEM_CTX_INVALID, target, 1, 0);
+    } else if (!strcmp(mode, "sigop")) {
+        static uint64_t sig;
+        if (me == 1) shmem_long_put_signal(target, target + 1, 1, &sig, 1, 7, 0);
+    } else if (!strcmp(mode, "a2astride")) {
+        static long dst[256], src[256];
+        shmem_long_alltoalls(SHMEM_TEAM_WORLD, dst, src, 0, 1, 1);
+    } else if (!strcmp(mode, "unlocked")) {
+        if (me == 1) shmem_clear_lock(&lock);
     } else if (!strcmp(mode, "exit") && argc > 2) {
         if (me == n - 1) {
             printf("errors: PE %d calls shmem_global_exit(%s)\n", me, argv[2]);

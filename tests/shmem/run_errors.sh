@@ -27,6 +27,14 @@ expect badroot "shmem_broadcastmem: invalid root $n"
 expect notsym "shmem_long_put: address .* is not symmetric"
 expect badaset "shmem_barrier: invalid active set (PE_start 1, logPE_stride 1, PE_size $n)"
 expect badcmp "shmem_long_wait_until: invalid comparison 42"
+expect amonotsym "shmem_long_atomic_fetch_add: address .* is not symmetric"
+expect amoalign "shmem_long_atomic_inc: address .* is not aligned to its size (8 bytes)"
+expect locknotsym "shmem_set_lock: address .* is not symmetric"
+expect ctxdead "shmem_ctx_long_p: context .* used after shmem_ctx_destroy"
+expect ctxinvalid "shmem_ctx_long_p: called with SHMEM_CTX_INVALID"
+expect sigop "shmem_long_put_signal: invalid sig_op 7"
+expect a2astride "shmem_long_alltoalls: invalid strides (dst 0, sst 1)"
+expect unlocked "shmem_clear_lock: lock .* is not held"
 # The other PEs wait in a barrier: only the global exit can end them. The time limit is
 # far below the co-simulator's stall watchdog (minutes), so a job left hanging fails here.
 for status in 0 3; do
