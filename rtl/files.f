@@ -7,7 +7,12 @@ rtl/router/canopy_route_dor.sv
 rtl/router/canopy_hdr_check.sv
 rtl/router/canopy_router_input.sv
 rtl/coll/canopy_coll_table.sv
+rtl/coll/canopy_coll_rx_sched.sv
+rtl/coll/canopy_coll_wmem.sv
+rtl/coll/canopy_coll_desc_queue.sv
+rtl/coll/canopy_coll_send_sched.sv
 rtl/coll/canopy_reduce_alu.sv
+rtl/coll/canopy_reduce_pool.sv
 rtl/coll/canopy_reduce_engine.sv
 rtl/coll/canopy_coll_unit.sv
 rtl/router/canopy_router.sv

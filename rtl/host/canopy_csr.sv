@@ -76,7 +76,8 @@ module canopy_csr (
   input  wire logic [63:0] gets_served_i,
   input  wire logic [63:0] get_resps_i,
   input  wire logic [63:0] gets_done_i,
-  input  wire logic [63:0] gets_failed_i
+  input  wire logic [63:0] gets_failed_i,
+  input  wire logic [63:0] reduces_refused_i
 );
   // Byte-strobe merge of a write into a stored value.
   function automatic logic [63:0] merge(input logic [63:0] old, input logic [63:0] data,
@@ -152,6 +153,7 @@ module canopy_csr (
       12'h1D8: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h1E0: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h1E8: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h1F0: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       default: ;
     endcase
   end
@@ -256,6 +258,7 @@ module canopy_csr (
       12'h1D8: begin rd_mux = get_resps_i; rd_hit = 1'b1; end
       12'h1E0: begin rd_mux = gets_done_i; rd_hit = 1'b1; end
       12'h1E8: begin rd_mux = gets_failed_i; rd_hit = 1'b1; end
+      12'h1F0: begin rd_mux = reduces_refused_i; rd_hit = 1'b1; end
       default: ;
     endcase
   end
