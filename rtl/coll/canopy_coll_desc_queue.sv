@@ -1,35 +1,46 @@
 // canopy_coll_desc_queue: the collective unit's descriptor queue: seed 000's Work Queue
 // and Dispatcher. A decided packet becomes one descriptor per output that must send it;
-// the dispatcher hands each send lane its next descriptor, tree by tree in arrival order,
-// once the child on that lane holds a free slot of the tree (a slot credit).
+// the dispatcher hands each send lane its descriptors, tree by tree in allocation order,
+// a link lane only while the child on that link holds a free slot of the tree (a credit).
 //
 // Interface contract
 //   - dec_* (registered, from the receive scheduler): slot dec_slot_i is decided: the
-//     outputs in dec_lanes_i must send it. Slots of a tree are decided in any order, but a
-//     lane sends a tree's slots in allocation order (free_ptr_i[t]: the tree's oldest).
-//   - lane_idle_i[l] (registered, send scheduler): lane l takes a descriptor this cycle if
-//     one is offered. pick_o[l] / pick_slot_o[l]: the descriptor given to lane l (the lane
-//     registers it). One per lane per cycle.
-//   - tail_i[l] / tail_slot_i[l] (registered): lane l has sent the tail of that slot.
-//   - done_o[s]: slot s is decided and every lane has sent it (the working memory may
-//     release it once its tail is written). rel_valid_i / rel_slot_i: it was released.
-//   - slot_credit_*_i: per link, a slot of that tree at the child is free again. A link
-//     lane starts a packet of tree t only while it holds one of SlotsPerTree credits of t.
+//     outputs in dec_lanes_i must send it. A tree's slots are decided in allocation order
+//     (the receive scheduler keeps it so).
+//   - lane_ready_i[l] (registered, send scheduler): lane l takes a descriptor this cycle if
+//     one is offered (it starts it, or holds it as its next). pick_o[l] / pick_slot_o[l]:
+//     the descriptor given to lane l; one per lane per cycle.
+//   - tail_i[l] / tail_slot_i[l] (registered): lane l's output has taken that slot's tail.
+//   - free_ptr_i[t] (registered, working memory): tree t's oldest slot {t, free_ptr_i[t]}.
+//     cand_tree_i / done_o (combinational): the oldest slot of tree cand_tree_i is decided
+//     and every lane that had to send it has (the working memory asks for one tree per
+//     cycle, and releases the slot once its tail is written too). rel_valid_i /
+//     rel_slot_i: a slot was released.
+//   - slot_credit_*_i: per link, a slot of that tree at the child is free again.
 //
-// Dispatch has two paths. The fast path: a lane that is idle with nothing else ready
-// takes a just-decided descriptor in the cycle it arrives, if the slot is its tree's oldest
-// and the lane holds a credit. Otherwise the descriptor waits as a todo bit; each cycle a
-// registered ready vector (per lane and tree: a candidate in order, and a credit) is
-// computed from the state, and an idle lane picks among its ready trees round robin. The
-// ready vector is a cycle old, which is safe: a lane that picks is busy for at least two
-// cycles (every packet sent has two header words), by which time it is current again.
+// Link lanes. Per (link, tree): how many of the tree's slots the lane still has to be
+// given, how many it has been given and not finished (its tail not yet taken), the oldest
+// of those (with two slots per tree the other is the next), and the credits the child
+// holds. A link lane is given a packet of tree t only with one of SlotsPerTree credits of
+// t: broadcasts of different trees are independent on every link.
+// The local lane. Its descriptors wait in one queue in decision order (the host drains
+// every tree through one ejection path, so a per-tree queue would buy nothing), with a bit
+// per slot while the local lane has it to send.
+//
+// Dispatch has two paths. Fast: a decided descriptor goes straight to a link lane that can
+// take one, has nothing else ready and nothing of that tree outstanding, and holds a
+// credit (the zero-load path: no added cycle). Otherwise a dispatcher shared by the link
+// lanes serves one lane per cycle in three registered steps: pick a lane with something
+// ready (round robin), pick a tree for it (round robin from the lane's last pick), hand
+// it over. A lane holds a next descriptor while it sends, so this is hidden behind the
+// packet being sent. The local lane takes its queue's front whenever it can.
 `default_nettype none
 `include "canopy_assert.svh"
 
 module canopy_coll_desc_queue #(
   parameter int unsigned NumDims      = 0,   /// torus dimensions, 1..4; must be set
   parameter int unsigned NumTrees     = 16,  /// trees, power of two >= 2
-  parameter int unsigned SlotsPerTree = 2,   /// slots per tree, power of two
+  parameter int unsigned SlotsPerTree = 2,   /// slots per tree: 1 or 2
   localparam int unsigned NumLinks = 2 * NumDims,
   localparam int unsigned NumLanes = NumLinks + 1,
   localparam int unsigned TreeIdW  = canopy_pkg::HdrTreeBits,
@@ -46,13 +57,14 @@ module canopy_coll_desc_queue #(
   input  wire logic [NumLanes-1:0]               dec_lanes_i,
   input  wire logic [NumTrees-1:0][PtrW-1:0]     free_ptr_i,
 
-  input  wire logic [NumLanes-1:0]               lane_idle_i,
+  input  wire logic [NumLanes-1:0]               lane_ready_i,
   output logic      [NumLanes-1:0]               pick_o,
   output logic      [NumLanes-1:0][SlotW-1:0]    pick_slot_o,
   input  wire logic [NumLanes-1:0]               tail_i,
   input  wire logic [NumLanes-1:0][SlotW-1:0]    tail_slot_i,
 
-  output logic      [NumSlots-1:0]               done_o,
+  input  wire logic [TreeW-1:0]                  cand_tree_i,
+  output logic                                   done_o,
   input  wire logic                              rel_valid_i,
   input  wire logic [SlotW-1:0]                  rel_slot_i,
 
@@ -60,143 +72,245 @@ module canopy_coll_desc_queue #(
   input  wire logic [NumLinks-1:0][TreeIdW-1:0]  slot_credit_tree_i
 );
   localparam int unsigned LocalLane = NumLinks;
-  localparam int unsigned CntW = $clog2(SlotsPerTree + 1);
-  localparam int unsigned CrLanes = NumLinks > 0 ? NumLinks : 1;
+  localparam int unsigned CntW  = $clog2(SlotsPerTree + 1);
+  localparam int unsigned LinkW = NumLinks > 1 ? $clog2(NumLinks) : 1;
 
-  logic [NumSlots-1:0]                decided_q;
-  logic [NumSlots-1:0][NumLanes-1:0]  todo_q;    // not yet picked by the lane
-  logic [NumSlots-1:0][NumLanes-1:0]  busy_q;    // not yet sent whole by the lane
-  logic [CrLanes-1:0][NumTrees-1:0][CntW-1:0] credit_q;   // children's free slots per tree
-  logic [NumLanes-1:0][NumTrees-1:0]            ready_q;  // registered candidates
-  logic [NumLanes-1:0][NumTrees-1:0][PtrW-1:0]  cptr_q;   // the candidate's slot in its tree
+  `CANOPY_STATIC_ASSERT(gen_slots_check, SlotsPerTree == 1 || SlotsPerTree == 2, "SlotsPerTree must be 1 or 2")
+  `CANOPY_STATIC_ASSERT(gen_trees_check, NumTrees >= 2 && (NumTrees & (NumTrees - 1)) == 0,
+                        "NumTrees must be a power of two >= 2")
 
-  always_comb begin
-    for (int unsigned s = 0; s < NumSlots; s++) done_o[s] = decided_q[s] && busy_q[s] == '0;
-  end
-
-  // ---------------------------------------------------------------- candidates (registered)
-  // Per lane and tree: the tree's oldest slot this lane must still pick, provided every
-  // older slot of the tree is decided (order is kept per tree), and a credit.
-  logic [NumLanes-1:0][NumTrees-1:0]            ready_d;
-  logic [NumLanes-1:0][NumTrees-1:0][PtrW-1:0]  cptr_d;
-  always_comb begin
-    for (int unsigned l = 0; l < NumLanes; l++) begin
-      for (int unsigned t = 0; t < NumTrees; t++) begin
-        logic stop, found;
-        logic [PtrW-1:0] p;
-        stop = 1'b0;
-        found = 1'b0;
-        p = free_ptr_i[t];
-        cptr_d[l][t] = '0;
-        for (int unsigned k = 0; k < SlotsPerTree; k++) begin
-          logic [SlotW-1:0] s;
-          s = {TreeW'(t), p};
-          if (!stop) begin
-            if (todo_q[s][l]) begin
-              stop = 1'b1;
-              found = 1'b1;
-              cptr_d[l][t] = p;
-            end else if (!decided_q[s]) begin
-              stop = 1'b1;
-            end
-          end
-          p = p + 1'b1;
-        end
-        ready_d[l][t] = found && (l == LocalLane || credit_q[l >= NumLinks ? 0 : l][t] != '0);
-      end
-    end
-  end
-
-  // ---------------------------------------------------------------- dispatch
-  logic [NumLanes-1:0][NumTrees-1:0] rr_grant;
-  logic [NumLanes-1:0][TreeW-1:0]    rr_idx;
-  logic [NumLanes-1:0]               regular, fast;
   wire logic [TreeW-1:0] dec_tree = dec_slot_i[SlotW-1 -: TreeW];
   wire logic [PtrW-1:0]  dec_ptr  = dec_slot_i[PtrW-1:0];
-  wire logic             dec_oldest = free_ptr_i[dec_tree] == dec_ptr;
 
-  for (genvar l = 0; l < NumLanes; l++) begin : gen_lane
-    canopy_rr_arbiter #(.NumReq(NumTrees)) u_arb (
-      .clk_i,
-      .rst_i,
-      .req_i       (ready_q[l]),
-      .advance_i   (regular[l]),
-      .grant_o     (rr_grant[l]),
-      .grant_idx_o (rr_idx[l])
-    );
-    wire logic any_ready = ready_q[l] != '0;
-    wire logic cr_ok = l == LocalLane || credit_q[l >= NumLinks ? 0 : l][dec_tree] != '0;
-    assign regular[l] = lane_idle_i[l] && any_ready;
-    assign fast[l]    = lane_idle_i[l] && !any_ready && dec_valid_i && dec_lanes_i[l]
-                        && dec_oldest && cr_ok;
-    always_comb begin
-      logic [PtrW-1:0] p;
-      p = '0;
-      for (int unsigned t = 0; t < NumTrees; t++) if (rr_grant[l][t]) p = p | cptr_q[l][t];
-      pick_o[l]      = regular[l] || fast[l];
-      pick_slot_o[l] = regular[l] ? {rr_idx[l], p} : dec_slot_i;
+  // Shared decodes: which tree each event names.
+  logic [NumTrees-1:0]               dec_oh, s2_oh;
+  logic [NumLinks-1:0][NumTrees-1:0] tail_oh, back_oh;
+
+  // ---------------------------------------------------------------- link lanes' state
+  logic [NumSlots-1:0]                          decided_q;
+  logic [NumLinks-1:0][NumTrees-1:0][CntW-1:0]  pend_q;   // still to be given
+  logic [NumLinks-1:0][NumTrees-1:0][CntW-1:0]  given_q;  // given, tail not yet taken
+  logic [NumLinks-1:0][NumTrees-1:0][PtrW-1:0]  e0_q;     // the oldest of pend + given
+  logic [NumLinks-1:0][NumTrees-1:0][CntW-1:0]  credit_q; // the child's free slots of the tree
+  logic [NumLinks-1:0][NumTrees-1:0]            ready, idle, fast_ok;
+  logic [NumLinks-1:0]                          any_ready;
+  always_comb begin
+    for (int unsigned l = 0; l < NumLinks; l++) begin
+      for (int unsigned t = 0; t < NumTrees; t++) begin
+        ready[l][t]   = pend_q[l][t] != '0 && credit_q[l][t] != '0;
+        idle[l][t]    = pend_q[l][t] == '0 && given_q[l][t] == '0;
+        fast_ok[l][t] = pend_q[l][t] == '0 && credit_q[l][t] != '0;
+      end
+      any_ready[l] = ready[l] != '0;
     end
   end
 
-  // ---------------------------------------------------------------- state
+  // ---------------------------------------------------------------- shared dispatcher (links)
+  // Step 1: a link lane that can take a descriptor and has one ready: not one being served,
+  // nor one given a descriptor last cycle (its state is a cycle behind that).
+  logic [NumLinks-1:0]              needy, s1_grant, given_last_q;
+  logic [LinkW-1:0]                 s1_idx;
+  logic                             s1_v_q, s2_v_q;
+  logic [LinkW-1:0]                 s1_lane_q, s2_lane_q;
+  logic [NumTrees-1:0]              s1_ready_q, s1_prio_q, s1_ptr_q;
+  logic [NumLinks-1:0][TreeW-1:0]   last_q;   // per lane: the tree it was last given
+  logic [SlotW-1:0]                 s2_slot_q;
+  logic [TreeW-1:0]                 s2_tree_q;
+  logic [NumLinks-1:0]              fast, s2_pick;
+
+  always_comb begin
+    for (int unsigned l = 0; l < NumLinks; l++) begin
+      needy[l] = lane_ready_i[l] && any_ready[l] && !given_last_q[l]
+                 && !(s1_v_q && s1_lane_q == LinkW'(l)) && !(s2_v_q && s2_lane_q == LinkW'(l));
+    end
+  end
+  canopy_rr_arbiter #(.NumReq(NumLinks)) u_lane_arb (
+    .clk_i,
+    .rst_i,
+    .req_i       (needy),
+    .advance_i   (needy != '0),
+    .grant_o     (s1_grant),
+    .grant_idx_o (s1_idx)
+  );
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      decided_q <= '0;
-      todo_q    <= '0;
-      busy_q    <= '0;
-      ready_q   <= '0;
+      s1_v_q       <= 1'b0;
+      given_last_q <= '0;
     end else begin
-      ready_q <= ready_d;
-      for (int unsigned s = 0; s < NumSlots; s++) begin
-        for (int unsigned l = 0; l < NumLanes; l++) begin
-          if (regular[l] && pick_slot_o[l] == SlotW'(s)) todo_q[s][l] <= 1'b0;
-          if (tail_i[l] && tail_slot_i[l] == SlotW'(s)) busy_q[s][l] <= 1'b0;
-        end
-        if (dec_valid_i && dec_slot_i == SlotW'(s)) begin
-          decided_q[s] <= 1'b1;
-          todo_q[s]    <= dec_lanes_i & ~fast;
-          busy_q[s]    <= dec_lanes_i;
-        end
-        if (rel_valid_i && rel_slot_i == SlotW'(s)) decided_q[s] <= 1'b0;
+      s1_v_q       <= needy != '0;
+      given_last_q <= pick_o[NumLinks-1:0];
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    logic [NumTrees-1:0] r, p;
+    logic [TreeW-1:0]    last;
+    r    = '0;
+    p    = '0;
+    last = '0;
+    for (int unsigned l = 0; l < NumLinks; l++) begin
+      if (s1_grant[l]) begin
+        r    = r | ready[l];
+        last = last | last_q[l];
+        // The slot it would be given per tree: its oldest outstanding, or the other one if
+        // that is already given.
+        for (int unsigned t = 0; t < NumTrees; t++) p[t] = p[t] | (e0_q[l][t][0] ^ (given_q[l][t] != '0));
+      end
+    end
+    s1_lane_q  <= s1_idx;
+    s1_ready_q <= r;
+    s1_ptr_q   <= p;
+    for (int unsigned t = 0; t < NumTrees; t++) s1_prio_q[t] <= TreeW'(t) > last;  // after the last pick
+  end
+
+  // Step 2: a tree for that lane, the first ready one after its last pick (round robin).
+  logic [NumTrees-1:0] s2_grant;
+  logic [TreeW-1:0]    s2_idx;
+  always_comb begin
+    logic [NumTrees-1:0] masked, cand;
+    masked = s1_ready_q & s1_prio_q;
+    cand   = masked != '0 ? masked : s1_ready_q;
+    s2_grant = cand & (~cand + 1'b1);
+    s2_idx = '0;
+    for (int unsigned t = 0; t < NumTrees; t++) if (s2_grant[t]) s2_idx = TreeW'(t);
+  end
+  wire logic s2_ptr = (s2_grant & s1_ptr_q) != '0;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      s2_v_q <= 1'b0;
+      last_q <= '0;
+    end else begin
+      s2_v_q <= s1_v_q;
+      for (int unsigned l = 0; l < NumLinks; l++) begin
+        if (s1_v_q && s1_lane_q == LinkW'(l)) last_q[l] <= s2_idx;
       end
     end
   end
-  always_ff @(posedge clk_i) cptr_q <= cptr_d;
+  always_ff @(posedge clk_i) begin
+    s2_lane_q <= s1_lane_q;
+    s2_tree_q <= s2_idx;
+    s2_slot_q <= {s2_idx, PtrW'(SlotsPerTree > 1 ? s2_ptr : 1'b0)};
+  end
 
-  // Slot credits toward each child: spent by a pick, returned by the child.
+  // Step 3 (and the fast path): hand over.
+  always_comb begin
+    for (int unsigned t = 0; t < NumTrees; t++) begin
+      dec_oh[t] = dec_valid_i && dec_tree == TreeW'(t);
+      s2_oh[t]  = s2_tree_q == TreeW'(t);
+    end
+    for (int unsigned l = 0; l < NumLinks; l++) begin
+      logic ok;
+      ok = 1'b0;
+      for (int unsigned t = 0; t < NumTrees; t++) begin
+        tail_oh[l][t] = tail_i[l] && tail_slot_i[l][SlotW-1 -: TreeW] == TreeW'(t);
+        back_oh[l][t] = slot_credit_valid_i[l] && slot_credit_tree_i[l] == TreeIdW'(t);
+        if (dec_tree == TreeW'(t)) ok = fast_ok[l][t];
+      end
+      s2_pick[l]     = s2_v_q && s2_lane_q == LinkW'(l) && lane_ready_i[l];
+      fast[l]        = dec_valid_i && dec_lanes_i[l] && lane_ready_i[l] && !any_ready[l] && ok
+                       && !(s2_v_q && s2_lane_q == LinkW'(l)) && !(s1_v_q && s1_lane_q == LinkW'(l));
+      pick_o[l]      = s2_pick[l] || fast[l];
+      pick_slot_o[l] = s2_pick[l] ? s2_slot_q : dec_slot_i;
+    end
+  end
+
+  // ---------------------------------------------------------------- link cells
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      for (int unsigned l = 0; l < CrLanes; l++) begin
+      pend_q  <= '0;
+      given_q <= '0;
+      for (int unsigned l = 0; l < NumLinks; l++) begin
         for (int unsigned t = 0; t < NumTrees; t++) credit_q[l][t] <= CntW'(SlotsPerTree);
       end
     end else begin
       for (int unsigned l = 0; l < NumLinks; l++) begin
         for (int unsigned t = 0; t < NumTrees; t++) begin
-          logic take, back;
-          take = pick_o[l] && pick_slot_o[l][SlotW-1 -: TreeW] == TreeW'(t);
-          back = slot_credit_valid_i[l] && slot_credit_tree_i[l] == TreeIdW'(t);
-          credit_q[l][t] <= credit_q[l][t] - CntW'(take) + CntW'(back);
+          logic enq, give;
+          enq  = dec_oh[t] && dec_lanes_i[l];
+          give = (fast[l] && dec_oh[t]) || (s2_pick[l] && s2_oh[t]);
+          pend_q[l][t]   <= pend_q[l][t] + CntW'(enq) - CntW'(give);
+          given_q[l][t]  <= given_q[l][t] + CntW'(give) - CntW'(tail_oh[l][t]);
+          credit_q[l][t] <= credit_q[l][t] - CntW'(give) + CntW'(back_oh[l][t]);
         end
       end
     end
   end
-
-  for (genvar l = 0; l < NumLanes; l++) begin : gen_check
-    `CANOPY_ASSERT(a_pick_idle, !pick_o[l] || lane_idle_i[l], "a descriptor given to a busy lane")
-    `CANOPY_ASSERT(a_pick_pending, !(regular[l]) || todo_q[pick_slot_o[l]][l],
-                   "a lane picked a slot it does not have to send")
-    if (l < NumLinks) begin : gen_link
-      `CANOPY_ASSERT(a_credit_held, !pick_o[l] || credit_q[l][pick_slot_o[l][SlotW-1 -: TreeW]] != '0,
-                     "a lane started a packet without a slot credit of the child")
-      `CANOPY_ASSERT(a_credit_bound, !(slot_credit_valid_i[l] && slot_credit_tree_i[l] < TreeIdW'(NumTrees))
-                                     || credit_q[l][slot_credit_tree_i[l][TreeW-1:0]] != CntW'(SlotsPerTree)
-                                     || (pick_o[l] && pick_slot_o[l][SlotW-1 -: TreeW] == slot_credit_tree_i[l][TreeW-1:0]),
-                     "a child returned a slot credit it was never given")
+  always_ff @(posedge clk_i) begin
+    for (int unsigned l = 0; l < NumLinks; l++) begin
+      for (int unsigned t = 0; t < NumTrees; t++) begin
+        if (dec_oh[t] && dec_lanes_i[l] && idle[l][t]) e0_q[l][t] <= dec_ptr;
+        else if (tail_oh[l][t])                        e0_q[l][t] <= e0_q[l][t] + 1'b1;  // the other slot
+      end
     end
   end
+
+  // ---------------------------------------------------------------- the local lane
+  localparam int unsigned LQW = SlotW + 1;   // queue pointers (a bit wider: equal means empty)
+  logic [SlotW-1:0]    lq_q [NumSlots];      // distributed RAM
+  logic [LQW-1:0]      lq_wp_q, lq_rp_q;
+  logic [NumSlots-1:0] lhold_q;              // the local lane has the slot to send
+  wire logic lq_push = dec_valid_i && dec_lanes_i[LocalLane];
+  wire logic lq_pop  = lq_wp_q != lq_rp_q && lane_ready_i[LocalLane];
+  always_ff @(posedge clk_i) begin
+    if (lq_push) lq_q[lq_wp_q[SlotW-1:0]] <= dec_slot_i;
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      lq_wp_q <= '0;
+      lq_rp_q <= '0;
+      lhold_q <= '0;
+    end else begin
+      if (lq_push) lq_wp_q <= lq_wp_q + 1'b1;
+      if (lq_pop)  lq_rp_q <= lq_rp_q + 1'b1;
+      for (int unsigned s = 0; s < NumSlots; s++) begin
+        if (lq_push && dec_slot_i == SlotW'(s)) lhold_q[s] <= 1'b1;
+        if (tail_i[LocalLane] && tail_slot_i[LocalLane] == SlotW'(s)) lhold_q[s] <= 1'b0;
+      end
+    end
+  end
+  assign pick_o[LocalLane]      = lq_pop;
+  assign pick_slot_o[LocalLane] = lq_q[lq_rp_q[SlotW-1:0]];
+
+  // ---------------------------------------------------------------- release of the candidate
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      decided_q <= '0;
+    end else begin
+      for (int unsigned s = 0; s < NumSlots; s++) begin
+        if (dec_valid_i && dec_slot_i == SlotW'(s)) decided_q[s] <= 1'b1;
+        if (rel_valid_i && rel_slot_i == SlotW'(s)) decided_q[s] <= 1'b0;
+      end
+    end
+  end
+  always_comb begin
+    logic [SlotW-1:0] s0;
+    logic             held;
+    s0   = {cand_tree_i, free_ptr_i[cand_tree_i]};
+    held = lhold_q[s0];
+    for (int unsigned l = 0; l < NumLinks; l++) begin
+      if (!idle[l][cand_tree_i] && e0_q[l][cand_tree_i] == s0[PtrW-1:0]) held = 1'b1;
+    end
+    done_o = decided_q[s0] && !held;
+  end
+
+  for (genvar l = 0; l < NumLinks; l++) begin : gen_check
+    `CANOPY_ASSERT(a_pick_ready, !pick_o[l] || lane_ready_i[l], "a descriptor given to a lane that cannot take it")
+    `CANOPY_ASSERT(a_one_pick, !(s2_pick[l] && fast[l]), "two descriptors given to one lane at once")
+    `CANOPY_ASSERT(a_give_pending, !s2_pick[l] || pend_q[l][s2_tree_q] != '0,
+                   "a lane was given a slot it does not have to send")
+    `CANOPY_ASSERT(a_credit_held, !pick_o[l] || credit_q[l][pick_slot_o[l][SlotW-1 -: TreeW]] != '0,
+                   "a lane was given a packet without a slot credit of the child")
+    `CANOPY_ASSERT(a_tail_oldest, !tail_i[l] || (given_q[l][tail_slot_i[l][SlotW-1 -: TreeW]] != '0
+                                   && e0_q[l][tail_slot_i[l][SlotW-1 -: TreeW]] == tail_slot_i[l][PtrW-1:0]),
+                   "a lane sent a tail that was not its oldest packet of the tree")
+    `CANOPY_ASSERT(a_enq_room, !(dec_valid_i && dec_lanes_i[l])
+                               || 32'(pend_q[l][dec_tree]) + 32'(given_q[l][dec_tree]) < SlotsPerTree,
+                   "more descriptors of a tree for a lane than the tree has slots")
+    `CANOPY_ASSERT(a_credit_bound, !(slot_credit_valid_i[l] && slot_credit_tree_i[l] < TreeIdW'(NumTrees))
+                                   || credit_q[l][slot_credit_tree_i[l][TreeW-1:0]] != CntW'(SlotsPerTree),
+                   "a child returned a slot credit it was never given")
+  end
+  `CANOPY_ASSERT(a_local_room, !lq_push || (lq_wp_q - lq_rp_q) != LQW'(NumSlots), "local descriptor queue overflow")
   `CANOPY_ASSERT(a_dec_fresh, !dec_valid_i || !decided_q[dec_slot_i], "a slot decided twice")
-  `CANOPY_ASSERT(a_rel_done, !rel_valid_i || (decided_q[rel_slot_i] && busy_q[rel_slot_i] == '0),
-                 "released a slot not sent by every lane")
 endmodule
 
 `default_nettype wire

@@ -16,10 +16,11 @@
 //   - eng_*: REDUCE packets for the reduce engine (valid/ready, whole packets in order).
 //   - res_*: the engine's results (valid/ready); res_lanes_i qualifies word 1 (the
 //     outputs the result goes to, from the table: children and the local host).
-//   - alloc_o (combinational, the cycle a head is taken): a slot of tree alloc_tree_o is
-//     taken; it is slot {tree, alloc_ptr_i[tree]}. tree_full_i[t]: tree t has no free
-//     slot. alloc_port_o: where the packet came from; alloc_credit_o: a slot credit must go
-//     back to that port when the slot is released (the packet came down a link).
+//   - alloc_o (registered: the cycle after a head is taken): a slot of tree alloc_tree_o
+//     was taken; it is slot {tree, alloc_ptr_i[tree]}. tree_full_i[t]: tree t has no free
+//     slot (both lag a cycle behind a take: a head is not taken the cycle after one of the
+//     same tree). alloc_port_o: where the packet came from; alloc_credit_o: a slot credit
+//     must go back to that port when the slot is released (the packet came down a link).
 //   - wr_* (registered): the write stream into the working memory, one word per cycle:
 //     word wr_idx_o of slot wr_slot_o (word 0's type already turned into BCAST); wr_last_o
 //     marks the packet's tail. Words past the slot's capacity (only a faulty neighbour
@@ -162,6 +163,14 @@ module canopy_coll_rx_sched #(
   logic [1:0][7:0]          agroups_q;
   logic [1:0]               atransit_q;
 
+  // The arriving queue's state, selected with explicit muxes (no variable index into
+  // packed arrays: Yosys would multiply the index by the element width).
+  wire logic [1:0]          a_pos     = a_q ? apos_q[1] : apos_q[0];
+  wire logic                a_red     = a_q ? ared_q[1] : ared_q[0];
+  wire logic [NumLinks-1:0] a_child   = a_q ? achild_q[1] : achild_q[0];
+  wire logic [7:0]          a_groups  = a_q ? agroups_q[1] : agroups_q[0];
+  wire logic                a_transit = a_q ? atransit_q[1] : atransit_q[0];
+
   cls_t a_cls;
   always_comb begin
     logic tree_ok, dir_ok, grp_ok, is_reduce;
@@ -175,19 +184,21 @@ module canopy_coll_rx_sched #(
       dir_ok = rh0.ptype == canopy_pkg::PKT_BCAST_REQ && look_i.root;
     end
     grp_ok = {1'b0, rh1.group} < 9'(canopy_pkg::MaxGroups);
-    if (apos_q[a_q] == 2'd0) begin
+    if (a_pos == 2'd0) begin
       a_cls.head   = 1'b1;
       a_cls.reduce = is_reduce;
-      a_cls.acc    = !is_reduce && tree_ok && dir_ok;
+      // (a broadcast or request has at least its two header words: one that ends at its
+      // head goes nowhere, as before, so two heads taken are always two cycles apart)
+      a_cls.acc    = !is_reduce && tree_ok && dir_ok && !rx_last_i;
       a_cls.etree  = !is_reduce && !tree_ok;
       a_cls.edir   = !is_reduce && tree_ok && !dir_ok;
     end else begin
-      a_cls.reduce = ared_q[a_q];
-      a_cls.w1     = apos_q[a_q] == 2'd1;
-      a_cls.egrp   = apos_q[a_q] == 2'd1 && !grp_ok;
-      if (apos_q[a_q] == 2'd1 && grp_ok) begin
-        a_cls.lanes[NumLinks-1:0] = achild_q[a_q];
-        a_cls.lanes[LocalLane]    = agroups_q[a_q][rh1.group[2:0]] && !atransit_q[a_q];
+      a_cls.reduce = a_red;
+      a_cls.w1     = a_pos == 2'd1;
+      a_cls.egrp   = a_pos == 2'd1 && !grp_ok;
+      if (a_pos == 2'd1 && grp_ok) begin
+        a_cls.lanes[NumLinks-1:0] = a_child;
+        a_cls.lanes[LocalLane]    = a_groups[rh1.group[2:0]] && !a_transit;
       end
     end
   end
@@ -217,37 +228,30 @@ module canopy_coll_rx_sched #(
 
   wire logic [EntW-1:0] a_ent = {a_cls, rx_port_i, rx_last_i, rx_flit_i};
 
-  // ---------------------------------------------------------------- queues: fronts in registers
-  logic [1:0]                hv_q;       // the front register holds a flit
-  logic [1:0][EntW-1:0]      hd_q;
+  // ---------------------------------------------------------------- queues
+  // A flit written at cycle t is at its queue's front at t+1 (the queue reads its
+  // distributed RAM asynchronously).
+  logic [1:0]                hv_q;       // the queue's front is valid
+  logic [1:0][EntW-1:0]      hd_q;       // ... and holds this
   logic [1:0]                q_pop;      // the front leaves this cycle
-  logic [1:0]                st_valid;   // the storage behind the front is not empty
-  logic [1:0][EntW-1:0]      st_out;
+  logic [1:0]                q_one;      // the front is the queue's only flit
 
   for (genvar q = 0; q < 2; q++) begin : gen_q
-    wire logic load = !hv_q[q] || q_pop[q];
-    wire logic push = a_in[q] && !(load && !st_valid[q]);
-    logic st_ready;
-    logic [$clog2(RxDepth):0] unused_count;
-    canopy_fifo #(.Width(EntW), .Depth(RxDepth)) u_store (
+    logic in_ready;
+    logic [$clog2(RxDepth):0] count;
+    canopy_fifo #(.Width(EntW), .Depth(RxDepth)) u_q (
       .clk_i,
       .rst_i,
-      .in_valid_i  (push),
-      .in_ready_o  (st_ready),
+      .in_valid_i  (a_in[q]),
+      .in_ready_o  (in_ready),
       .in_data_i   (a_ent),
-      .out_valid_o (st_valid[q]),
-      .out_ready_i (load),
-      .out_data_o  (st_out[q]),
-      .count_o     (unused_count)
+      .out_valid_o (hv_q[q]),
+      .out_ready_i (q_pop[q]),
+      .out_data_o  (hd_q[q]),
+      .count_o     (count)
     );
-    always_ff @(posedge clk_i) begin
-      if (rst_i) hv_q[q] <= 1'b0;
-      else if (load) hv_q[q] <= st_valid[q] || a_in[q];
-    end
-    always_ff @(posedge clk_i) begin
-      if (load) hd_q[q] <= st_valid[q] ? st_out[q] : a_ent;
-    end
-    `CANOPY_ASSERT(a_rx_credit, !push || st_ready, "collective flit arrived without a credit")
+    assign q_one[q] = count == ($clog2(RxDepth) + 1)'(1);
+    `CANOPY_ASSERT(a_rx_credit, !a_in[q] || in_ready, "collective flit arrived without a credit")
   end
 
   always_ff @(posedge clk_i) begin
@@ -271,7 +275,7 @@ module canopy_coll_rx_sched #(
     cls_t c, nc;
     /* verilator lint_on UNUSEDSIGNAL */
     assign c  = cls_t'(hd_q[q][FlitWidth+1+PortW +: ClsW]);
-    assign nc = st_valid[q] ? cls_t'(st_out[q][FlitWidth+1+PortW +: ClsW]) : a_cls;
+    assign nc = a_cls;   // the flit behind the front, when it is arriving now (q_one)
     assign h_reduce[q]   = c.reduce;
     assign h_head[q]     = c.head;
     assign h_acc[q]      = c.acc;
@@ -298,6 +302,8 @@ module canopy_coll_rx_sched #(
   logic [NumStreams-1:0][SlotW-1:0] slot_q;
   logic [NumStreams-1:0][IdxW-1:0]  idx_q;    // the next word (saturates)
   logic [1:0]                       prio_q;   // round robin: the stream first in line
+  logic [NumTrees-1:0]              undec_q;  // the tree has a slot taken but not yet decided
+  logic [NumStreams-1:0]            admit_q, admit_d, pop_q;
 
   logic [NumStreams-1:0]                 s_valid, s_last, s_acc, s_can, g;
   logic [NumStreams-1:0][FlitWidth-1:0]  s_flit;
@@ -322,7 +328,7 @@ module canopy_coll_rx_sched #(
       s_egrp[q]   = h_egrp[q];
       s_etree[q]  = h_etree[q];
       s_edir[q]   = h_edir[q];
-      nx_valid[q] = st_valid[q] || a_in[q];
+      nx_valid[q] = q_one[q] && a_in[q];
       nx_lanes[q] = q_nx_lanes[q];
       nx_egrp[q]  = q_nx_egrp[q];
       nx_w1[q]    = q_nx_w1[q];
@@ -344,8 +350,24 @@ module canopy_coll_rx_sched #(
       s_tree[s]     = s_tree_id[s][TreeW-1:0];
       s_new_slot[s] = {s_tree[s], alloc_ptr_i[s_tree[s]]};
       // A broadcast from the parent never waits (its slot was reserved by a credit, or it is
-      // refused and needs none); a request or a result waits for a slot of its tree.
-      s_can[s] = s_valid[s] && (s == SDown || busy_q[s] || !s_acc[s] || !tree_full_i[s_tree[s]]);
+      // refused and needs none); a request or a result waits for a slot of its tree, and
+      // for the tree's previous packet (a result and a request at the root) to be decided:
+      // a tree's slots are decided in the order they are taken. That check is made a cycle
+      // ahead (admit_q: registered, for the same front, and no slot taken since).
+      s_can[s] = s_valid[s] && (s == SDown || busy_q[s] || !s_acc[s]
+                                || (admit_q[s] && !pop_q[s] && !alloc_o));
+      // (tree_full_i lags a take by two cycles: the one of last cycle, alloc_o, counts here)
+      admit_d[s] = s_valid[s] && !busy_q[s] && s_acc[s] && !tree_full_i[s_tree[s]] && !undec_q[s_tree[s]]
+                   && !(alloc_o && alloc_tree_o == s_tree[s]);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      admit_q <= '0;
+      pop_q   <= '0;
+    end else begin
+      admit_q <= admit_d;
+      pop_q   <= g;
     end
   end
 
@@ -419,19 +441,39 @@ module canopy_coll_rx_sched #(
   wire logic dec_early = mv && m_head && m_acc && (m_last || m_nxv);
   wire logic dec_late  = mv && !m_head && !m_drop && !m_dec && m_idx == IdxW'(1);
 
-  assign alloc_o        = mv && m_head && m_acc;
-  assign alloc_tree_o   = m_tree;
-  assign alloc_port_o   = m_port;
-  assign alloc_credit_o = m_down && m_is_link;
+  wire logic m_alloc = mv && m_head && m_acc;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) alloc_o <= 1'b0;
+    else       alloc_o <= m_alloc;
+  end
+  always_ff @(posedge clk_i) begin
+    alloc_tree_o   <= m_tree;
+    alloc_port_o   <= m_port;
+    alloc_credit_o <= m_down && m_is_link;
+  end
 
   // ---------------------------------------------------------------- stream state
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      busy_q <= '0;
-      drop_q <= '0;
-      dec_q  <= '0;
-      prio_q <= '0;
+      busy_q  <= '0;
+      drop_q  <= '0;
+      dec_q   <= '0;
+      prio_q  <= '0;
+      undec_q <= '0;
     end else if (mv) begin
+      for (int unsigned t = 0; t < NumTrees; t++) begin
+        logic set, clr;
+        set = 1'b0;
+        clr = 1'b0;
+        for (int unsigned s = 0; s < NumStreams; s++) begin
+          // taken without its word 1 in sight: decided later (with word 1)
+          if (g[s] && !busy_q[s] && s_acc[s] && !s_last[s] && !nx_valid[s] && s_tree[s] == TreeW'(t)) set = 1'b1;
+          if (g[s] && busy_q[s] && !drop_q[s] && !dec_q[s] && idx_q[s] == IdxW'(1)
+              && slot_q[s][SlotW-1 -: TreeW] == TreeW'(t)) clr = 1'b1;
+        end
+        if (set) undec_q[t] <= 1'b1;
+        if (clr) undec_q[t] <= 1'b0;
+      end
       for (int unsigned s = 0; s < NumStreams; s++) begin
         if (g[s]) begin
           busy_q[s] <= !s_last[s];
@@ -505,6 +547,8 @@ module canopy_coll_rx_sched #(
   `CANOPY_ASSERT(a_early_next_is_w1, !(dec_early && !m_last) || m_nx_w1,
                  "a packet decided with its head, but the flit behind it is not its word 1")
   `CANOPY_ASSERT(a_onehot_grant, $onehot0(g), "two streams granted the write port")
+  `CANOPY_ASSERT(a_decide_in_order, !(m_alloc && !m_down) || !undec_q[m_tree],
+                 "a slot taken while its tree's previous slot is undecided")
 endmodule
 
 `default_nettype wire

@@ -107,7 +107,6 @@ module canopy_coll_unit #(
   localparam int unsigned TreeW    = $clog2(NumTrees);
   localparam int unsigned PtrW     = SlotsPerTree > 1 ? $clog2(SlotsPerTree) : 1;
   localparam int unsigned SlotW    = TreeW + PtrW;
-  localparam int unsigned NumSlots = 1 << SlotW;
   localparam int unsigned IdxW     = 6;
   localparam int unsigned AddrW    = SlotW + 6;
 
@@ -238,9 +237,9 @@ module canopy_coll_unit #(
   );
 
   // ---------------------------------------------------------------- working memory
-  logic [NumSlots-1:0][IdxW-1:0] words;
-  logic [NumSlots-1:0]           complete, done;
-  logic                          rd0_en, rd1_en, rel_valid;
+  logic                          done;
+  logic [TreeW-1:0]              cand_tree;
+  logic                          rel_valid;
   logic [AddrW-1:0]              rd0_addr, rd1_addr;
   logic [FlitWidth-1:0]          rd0_data, rd1_data;
   logic [SlotW-1:0]              rel_slot;
@@ -264,14 +263,11 @@ module canopy_coll_unit #(
     .wr_idx_i            (wr_idx),
     .wr_data_i           (wr_data),
     .wr_last_i           (wr_last),
-    .words_o             (words),
-    .complete_o          (complete),
-    .rd0_en_i            (rd0_en),
     .rd0_addr_i          (rd0_addr),
     .rd0_data_o          (rd0_data),
-    .rd1_en_i            (rd1_en),
     .rd1_addr_i          (rd1_addr),
     .rd1_data_o          (rd1_data),
+    .cand_tree_o         (cand_tree),
     .done_i              (done),
     .rel_valid_o         (rel_valid),
     .rel_slot_o          (rel_slot),
@@ -283,7 +279,7 @@ module canopy_coll_unit #(
   );
 
   // ---------------------------------------------------------------- descriptors, send lanes
-  logic [NumLanes-1:0]            lane_idle, pick, tail;
+  logic [NumLanes-1:0]            lane_ready, pick, tail;
   logic [NumLanes-1:0][SlotW-1:0] pick_slot, tail_slot;
 
   canopy_coll_desc_queue #(
@@ -297,11 +293,12 @@ module canopy_coll_unit #(
     .dec_slot_i          (dec_slot),
     .dec_lanes_i         (dec_lanes),
     .free_ptr_i          (free_ptr),
-    .lane_idle_i         (lane_idle),
+    .lane_ready_i        (lane_ready),
     .pick_o              (pick),
     .pick_slot_o         (pick_slot),
     .tail_i              (tail),
     .tail_slot_i         (tail_slot),
+    .cand_tree_i         (cand_tree),
     .done_o              (done),
     .rel_valid_i         (rel_valid),
     .rel_slot_i          (rel_slot),
@@ -319,17 +316,13 @@ module canopy_coll_unit #(
     .rst_i,
     .pick_i       (pick),
     .pick_slot_i  (pick_slot),
-    .lane_idle_o  (lane_idle),
-    .words_i      (words),
-    .complete_i   (complete),
+    .lane_ready_o (lane_ready),
     .wr_valid_i   (wr_valid),
     .wr_slot_i    (wr_slot),
     .wr_idx_i     (wr_idx),
     .wr_last_i    (wr_last),
-    .rd0_en_o     (rd0_en),
     .rd0_addr_o   (rd0_addr),
     .rd0_data_i   (rd0_data),
-    .rd1_en_o     (rd1_en),
     .rd1_addr_o   (rd1_addr),
     .rd1_data_i   (rd1_data),
     .lane_valid_o,

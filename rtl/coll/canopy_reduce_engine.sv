@@ -23,7 +23,7 @@
 // State: per (tree, id) a state word (in block RAM: which ports contributed, failed,
 // refused, the fields of its first contribution, its accumulator) and an active bit (in
 // flip-flops, so reset clears every reduce). Accumulators come from a pool shared by the
-// trees (canopy_reduce_pool), with one slot reserved per tree holding none. A reduce needs
+// trees (canopy_reduce_pool), one of them reserved for each tree. A reduce needs
 // one only from its first contribution until its last; a reduce that completes with its
 // first contribution (a single contributor here) and an empty one (a barrier) need none.
 // A first contribution that finds no slot is still consumed and never waits: the reduce is
@@ -125,6 +125,7 @@ module canopy_reduce_engine #(
     logic [7:0]      group;
   } fields_t;
   typedef struct packed {
+    logic                active;    // a reduce is in progress for this (tree, id)
     logic [NumLanes-1:0] mask;      // ports whose contribution is in
     logic                failed;
     logic                retry;     // refused here or below: the members re-issue it
@@ -134,7 +135,7 @@ module canopy_reduce_engine #(
     fields_t             f;
   } meta_t;
   localparam int unsigned FieldsW = 3 + 3 + LenW + 1 + 40 + 16 + 8;
-  localparam int unsigned MetaW   = NumLanes + 4 + PSlotW + FieldsW;
+  localparam int unsigned MetaW   = 1 + NumLanes + 4 + PSlotW + FieldsW;
 
   // ---------------------------------------------------------------- input
   logic [1:0]        ipos_q;      // 0: word 0 next, 1: word 1 next, 2: payload
@@ -142,7 +143,9 @@ module canopy_reduce_engine #(
   logic [63:0]       hdr0_q;
   logic [PortW-1:0]  port0_q;
   logic [RsvW-1:0]   rsv_q;       // output words reserved: queued or in flight
-  assign in_ready_o = rsv_q != RsvW'(Cap);
+  logic              init_q;      // clearing the state words after reset
+  logic [IdW-1:0]    init_id_q;
+  assign in_ready_o = rsv_q != RsvW'(Cap) && !init_q;
   wire logic fire  = in_valid_i && in_ready_o;
   wire logic f_w0  = fire && ipos_q == 2'd0;
   wire logic f_w1  = fire && ipos_q == 2'd1;
@@ -171,27 +174,32 @@ module canopy_reduce_engine #(
     else if (f_pay) ipidx_q <= ipidx_q + 1'b1;
   end
 
-  // ---------------------------------------------------------------- state memory, active bits
-  logic [NumRed-1:0] active_q;
-  logic              upd_we_q, upd_ok_q, upd_act_q;   // written now; the last verdict's update
+  // ---------------------------------------------------------------- state memory
+  // One word per (tree, id), its active bit included. After reset the engine takes no input
+  // until it has cleared every active bit (NumRed cycles, through the write port).
+  logic              upd_we_q, upd_ok_q;   // written now; the last verdict's update is held
   logic [IdW-1:0]    upd_id_q;
   meta_t             upd_q;
   logic [MetaW-1:0]  meta_rdata;
+  wire logic [MetaW-1:0] upd_bits   = MetaW'(upd_q);     // active is the top bit
+  wire logic [MetaW-1:0] meta_wdata = {upd_bits[MetaW-1] && !init_q, upd_bits[MetaW-2:0]};
   canopy_sdp_ram #(.Width(MetaW), .Depth(NumRed)) u_meta (
     .clk_i,
-    .we_i    (upd_we_q),
-    .waddr_i (upd_id_q),
-    .wdata_i (MetaW'(upd_q)),
-    .re_i    (f_w1),
+    .we_i    (upd_we_q || init_q),
+    .waddr_i (init_q ? init_id_q : upd_id_q),
+    .wdata_i (meta_wdata),
+    .re_i    (1'b1),
     .raddr_i (id_in),
     .rdata_o (meta_rdata)
   );
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      active_q <= '0;
-    end else if (upd_we_q) begin
-      active_q[upd_id_q] <= upd_act_q;
+      init_q    <= 1'b1;
+      init_id_q <= '0;
+    end else if (init_q) begin
+      init_id_q <= init_id_q + 1'b1;
+      if (init_id_q == IdW'(NumRed - 1)) init_q <= 1'b0;
     end
   end
 
@@ -200,7 +208,6 @@ module canopy_reduce_engine #(
   canopy_pkg::hdr_t        hp1_hdr_q;
   logic [PortW-1:0]        hp1_port_q;
   logic [IdW-1:0]          hp1_id_q;
-  logic                    hp1_act_q;
   /* verilator lint_off UNUSEDSIGNAL */  // reserved bits
   canopy_pkg::tree_entry_t hp1_ent_q;
   /* verilator lint_on UNUSEDSIGNAL */
@@ -213,7 +220,6 @@ module canopy_reduce_engine #(
       hp1_hdr_q  <= h_in;
       hp1_port_q <= port0_q;
       hp1_id_q   <= id_in;
-      hp1_act_q  <= active_q[id_in];
       hp1_ent_q  <= look_i;
     end
   end
@@ -226,7 +232,7 @@ module canopy_reduce_engine #(
   canopy_pkg::hdr_t        hp2_hdr_q;
   /* verilator lint_on UNUSEDSIGNAL */
   logic [IdW-1:0]          hp2_id_q;
-  logic                    hp2_act_q, hp2_tree_ok_q, hp2_dir_ok_q, hp2_bad_q, hp2_final1_q;
+  logic                    hp2_tree_ok_q, hp2_dir_ok_q, hp2_bad_q, hp2_final1_q;
   logic                    hp2_root_q;
   logic [NumLanes-1:0]     hp2_expect_q, hp2_pbit_q, hp2_lanes_q;
   logic [PortW-1:0]        hp2_parent_q;
@@ -243,7 +249,6 @@ module canopy_reduce_engine #(
       hp2_hdr_q    <= hp1_hdr_q;
       hp2_id_q     <= hp1_id_q;
       hp2_meta_q   <= fwd ? upd_q : meta_t'(meta_rdata);
-      hp2_act_q    <= fwd ? upd_act_q : hp1_act_q;
       member        = !hp1_ent_q.transit && hp1_ent_q.groups[hp1_hdr_q.group[2:0]]
                       && {1'b0, hp1_hdr_q.group} < 9'(canopy_pkg::MaxGroups);
       hp2_tree_ok_q <= {1'b0, hp1_hdr_q.tree} < (TreeIdW + 1)'(NumTrees) && hp1_ent_q.valid;
@@ -275,7 +280,7 @@ module canopy_reduce_engine #(
                hp2_hdr_q.offset, hp2_hdr_q.dst, hp2_hdr_q.group};
   always_comb begin
     v_ok     = hp2_v_q && hp2_tree_ok_q && hp2_dir_ok_q;
-    v_first  = !hp2_act_q;
+    v_first  = !hp2_meta_q.active;
     v_dup    = !v_first && (hp2_meta_q.mask & hp2_pbit_q) != '0;
     // A contribution that failed below is not compared (the disagreement was counted where
     // it was found), and neither are fields that came from one.
@@ -288,6 +293,7 @@ module canopy_reduce_engine #(
     end
     if (!v_dup) v_meta.mask = v_meta.mask | hp2_pbit_q;
     v_final  = v_meta.mask == hp2_expect_q;
+    v_meta.active = !v_final;
     // A first contribution that is not also the last needs an accumulator for its payload.
     v_need   = v_ok && v_first && !hp2_final1_q && hp2_hdr_q.len != '0;
     v_alloc  = v_need && pool_admit;
@@ -315,11 +321,8 @@ module canopy_reduce_engine #(
     .alloc_i      (v_alloc),
     .free_i       (v_free),
     .free_slot_i  (v_meta.pslot),
-    .free_tree_i  (hp2_hdr_q.tree[TreeW-1:0]),
-    .free_count_o (pool_free_o),
-    .idle_trees_o (unused_idle)
+    .free_count_o (pool_free_o)
   );
-  logic [$clog2(NumTrees + 1)-1:0] unused_idle;
 
   // The state update, written next cycle; the verdict for the payload and the output.
   logic              vd_emit_q, vd_failed_q, vd_retry_q, vd_root_q;
@@ -354,7 +357,6 @@ module canopy_reduce_engine #(
     if (hp2_v_q) begin
       upd_id_q  <= hp2_id_q;
       upd_q     <= v_meta;
-      upd_act_q <= !v_final;
     end
     // The verdict holds until the next packet's: its payload words use it after it.
     if (hp2_v_q) begin
@@ -418,13 +420,12 @@ module canopy_reduce_engine #(
   logic [63:0]       wb_d_q, fw_d_q;
 
   wire logic [AccW-1:0] rd_addr = {vd_pslot_q, f2_i_q};
-  wire logic            rd_en   = f2_v_q && vd_rd_q;
   canopy_sdp_ram #(.Width(64), .Depth(PoolSlots * WordsPerId)) u_acc (
     .clk_i,
     .we_i    (wb_v_q),
     .waddr_i (wb_addr_q),
     .wdata_i (wb_d_q),
-    .re_i    (rd_en),
+    .re_i    (1'b1),   // read every cycle: the word is taken only when it is wanted
     .raddr_i (rd_addr),
     .rdata_o (acc_rdata)
   );

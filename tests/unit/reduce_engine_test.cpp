@@ -58,7 +58,7 @@ struct Fields {
 };
 
 struct RState {
-    bool active = false, failed = false, retry = false, ffail = false, has_slot = false;
+    bool active = false, failed = false, retry = false, ffail = false, has_slot = false, reserve = false;
     unsigned mask = 0;
     Fields f;
     std::vector<uint64_t> acc;
@@ -288,15 +288,26 @@ class EngineTest {
     }
 
     // ------------------------------------------------------------ the model
+    // One accumulator reserved per tree, the rest shared (canopy_reduce_pool).
     struct PoolModel {
-        unsigned inuse[kTrees] = {};
-        unsigned free = kPool;
-        unsigned idle() const {
-            unsigned n = 0;
-            for (unsigned t = 0; t < kTrees; t++) n += inuse[t] == 0;
-            return n;
+        bool rsv_used[kTrees] = {};
+        unsigned inuse[kTrees] = {};          // accumulators each tree holds
+        unsigned shared_free = kPool - kTrees;
+        bool admit(unsigned t) const { return !rsv_used[t] || shared_free > 0; }
+        bool take(unsigned t) {               // true: the reserve
+            inuse[t]++;
+            if (!rsv_used[t]) return rsv_used[t] = true;
+            shared_free--;
+            return false;
         }
-        bool admit(unsigned t) const { return inuse[t] == 0 || free > idle(); }
+        void give(unsigned t, bool reserve) {
+            inuse[t]--;
+            if (reserve) rsv_used[t] = false;
+            else shared_free++;
+        }
+        bool full() const {                   // nothing left but reserves of trees holding none
+            return shared_free == 0;
+        }
     } pool_;
 
     // Send a contribution: queue its flits and apply it to the model, predicting output.
@@ -357,8 +368,7 @@ class EngineTest {
         const bool refuse = need && !admit;
         if (need && admit) {
             n.has_slot = true;
-            pool_.inuse[t]++;
-            pool_.free--;
+            n.reserve = pool_.take(t);
         }
         n.failed = (!first && s.failed) || dup || bad || mism || refuse || infail;
         n.retry = (!first && s.retry) || refuse || inretry;
@@ -378,10 +388,7 @@ class EngineTest {
             return;
         }
         // Completes: the result (root) or the combined contribution (up).
-        if (n.has_slot) {
-            pool_.inuse[t]--;
-            pool_.free++;
-        }
+        if (n.has_slot) pool_.give(t, n.reserve);
         if (n.failed) cover_fail_++;
         if (first) cover_pass_++;
         s = RState();
@@ -531,7 +538,7 @@ class EngineTest {
         for (unsigned r = 0; r < 24; r++)
             for (unsigned t : inner) start(t, r);
         if (refused_ - refused_before < 100) t_.fail("pool fill: only %u refusals", refused_ - refused_before);
-        if (pool_.free > pool_.idle()) t_.fail("pool fill: the pool did not run full");
+        if (!pool_.full()) t_.fail("pool fill: the pool did not run full");
         // One tree completes everything (it then holds no accumulator); the others take the
         // slots it freed with new reduces until the pool is full again; then the tree that
         // holds none starts reduces: the first is admitted (its reserve), not refused.
@@ -540,10 +547,10 @@ class EngineTest {
             if (p.tree == a)
                 while (!p.ports.empty()) step(p);
         if (pool_.inuse[a] != 0) t_.fail("pool fill: tree %u still holds accumulators", a);
-        for (unsigned r = 24; r < kIds && pool_.free > pool_.idle(); r++)
+        for (unsigned r = 24; r < kIds && !pool_.full(); r++)
             for (unsigned t : inner)
-                if (t != a && pool_.free > pool_.idle()) start(t, r);
-        if (pool_.free > pool_.idle()) t_.fail("pool fill: could not fill the pool again");
+                if (t != a && !pool_.full()) start(t, r);
+        if (!pool_.full()) t_.fail("pool fill: could not fill the pool again");
         const unsigned refused_mid = refused_;
         for (unsigned r = 0; r < 4; r++) start(a, r);
         if (pool_.inuse[a] != 1 || refused_ != refused_mid + 3)
