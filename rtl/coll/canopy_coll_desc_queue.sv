@@ -92,8 +92,8 @@ module canopy_coll_desc_queue #(
   logic [NumLinks-1:0][NumTrees-1:0][CntW-1:0]  given_q;  // given, tail not yet taken
   logic [NumLinks-1:0][NumTrees-1:0][PtrW-1:0]  e0_q;     // the oldest of pend + given
   logic [NumLinks-1:0][NumTrees-1:0][CntW-1:0]  credit_q; // the child's free slots of the tree
-  logic [NumLinks-1:0][NumTrees-1:0]            ready, idle, fast_ok;
-  logic [NumLinks-1:0]                          any_ready;
+  logic [NumLinks-1:0][NumTrees-1:0]            ready, idle, fast_ok, ready_q;
+  logic [NumLinks-1:0]                          any_ready_q;
   always_comb begin
     for (int unsigned l = 0; l < NumLinks; l++) begin
       for (int unsigned t = 0; t < NumTrees; t++) begin
@@ -101,7 +101,17 @@ module canopy_coll_desc_queue #(
         idle[l][t]    = pend_q[l][t] == '0 && given_q[l][t] == '0;
         fast_ok[l][t] = pend_q[l][t] == '0 && credit_q[l][t] != '0;
       end
-      any_ready[l] = ready[l] != '0;
+    end
+  end
+  // The dispatcher works from a registered copy: a cycle old, so a lane given a descriptor
+  // is not served again the next cycle (given_last_q).
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      ready_q     <= '0;
+      any_ready_q <= '0;
+    end else begin
+      ready_q <= ready;
+      for (int unsigned l = 0; l < NumLinks; l++) any_ready_q[l] <= ready[l] != '0;
     end
   end
 
@@ -115,12 +125,13 @@ module canopy_coll_desc_queue #(
   logic [NumTrees-1:0]              s1_ready_q, s1_prio_q, s1_ptr_q;
   logic [NumLinks-1:0][TreeW-1:0]   last_q;   // per lane: the tree it was last given
   logic [SlotW-1:0]                 s2_slot_q;
+  logic                             s2_any_q;
   logic [TreeW-1:0]                 s2_tree_q;
   logic [NumLinks-1:0]              fast, s2_pick;
 
   always_comb begin
     for (int unsigned l = 0; l < NumLinks; l++) begin
-      needy[l] = lane_ready_i[l] && any_ready[l] && !given_last_q[l]
+      needy[l] = lane_ready_i[l] && any_ready_q[l] && !given_last_q[l]
                  && !(s1_v_q && s1_lane_q == LinkW'(l)) && !(s2_v_q && s2_lane_q == LinkW'(l));
     end
   end
@@ -149,7 +160,7 @@ module canopy_coll_desc_queue #(
     last = '0;
     for (int unsigned l = 0; l < NumLinks; l++) begin
       if (s1_grant[l]) begin
-        r    = r | ready[l];
+        r    = r | ready_q[l];
         last = last | last_q[l];
         // The slot it would be given per tree: its oldest outstanding, or the other one if
         // that is already given.
@@ -187,6 +198,7 @@ module canopy_coll_desc_queue #(
   end
   always_ff @(posedge clk_i) begin
     s2_lane_q <= s1_lane_q;
+    s2_any_q  <= s1_ready_q != '0;
     s2_tree_q <= s2_idx;
     s2_slot_q <= {s2_idx, PtrW'(SlotsPerTree > 1 ? s2_ptr : 1'b0)};
   end
@@ -205,12 +217,14 @@ module canopy_coll_desc_queue #(
         back_oh[l][t] = slot_credit_valid_i[l] && slot_credit_tree_i[l] == TreeIdW'(t);
         if (dec_tree == TreeW'(t)) ok = fast_ok[l][t];
       end
-      s2_pick[l]     = s2_v_q && s2_lane_q == LinkW'(l) && lane_ready_i[l];
-      fast[l]        = dec_valid_i && dec_lanes_i[l] && lane_ready_i[l] && !any_ready[l] && ok
+      s2_pick[l]     = s2_v_q && s2_lane_q == LinkW'(l) && lane_ready_i[l] && s2_any_q;
+      fast[l]        = dec_valid_i && dec_lanes_i[l] && lane_ready_i[l] && !any_ready_q[l] && ok
                        && !(s2_v_q && s2_lane_q == LinkW'(l)) && !(s1_v_q && s1_lane_q == LinkW'(l));
       pick_o[l]      = s2_pick[l] || fast[l];
       pick_slot_o[l] = s2_pick[l] ? s2_slot_q : dec_slot_i;
     end
+    pick_o[LocalLane]      = lq_pop;
+    pick_slot_o[LocalLane] = lq_front;
   end
 
   // ---------------------------------------------------------------- link cells
@@ -267,8 +281,7 @@ module canopy_coll_desc_queue #(
       end
     end
   end
-  assign pick_o[LocalLane]      = lq_pop;
-  assign pick_slot_o[LocalLane] = lq_q[lq_rp_q[SlotW-1:0]];
+  wire logic [SlotW-1:0] lq_front = lq_q[lq_rp_q[SlotW-1:0]];
 
   // ---------------------------------------------------------------- release of the candidate
   always_ff @(posedge clk_i) begin
@@ -281,15 +294,26 @@ module canopy_coll_desc_queue #(
       end
     end
   end
+  // Per tree, registered: a link lane still has the tree's oldest slot; and the decided
+  // bits a cycle late, so both are of the same cycle (a slot decided now is not yet held by
+  // its lanes in held_q: it must not look done).
+  logic [NumTrees-1:0] held_q;
+  logic [NumSlots-1:0] decided_r_q;
+  always_ff @(posedge clk_i) begin
+    for (int unsigned t = 0; t < NumTrees; t++) begin
+      logic h;
+      h = 1'b0;
+      for (int unsigned l = 0; l < NumLinks; l++) begin
+        if (!idle[l][t] && e0_q[l][t] == free_ptr_i[t]) h = 1'b1;
+      end
+      held_q[t] <= h;
+    end
+    decided_r_q <= decided_q;
+  end
   always_comb begin
     logic [SlotW-1:0] s0;
-    logic             held;
-    s0   = {cand_tree_i, free_ptr_i[cand_tree_i]};
-    held = lhold_q[s0];
-    for (int unsigned l = 0; l < NumLinks; l++) begin
-      if (!idle[l][cand_tree_i] && e0_q[l][cand_tree_i] == s0[PtrW-1:0]) held = 1'b1;
-    end
-    done_o = decided_q[s0] && !held;
+    s0     = {cand_tree_i, free_ptr_i[cand_tree_i]};
+    done_o = decided_r_q[s0] && !lhold_q[s0] && !held_q[cand_tree_i];
   end
 
   for (genvar l = 0; l < NumLinks; l++) begin : gen_check

@@ -16,10 +16,11 @@
 // is always accepted. The global conditions (one root, consistent parent/child pairs)
 // span many routers: the fabric manager checks them (fw/).
 //
-// Storage: the valid bits in flip-flops (reset clears the table), the rest of each entry
-// (the bits an accepted entry can have set: root, transit, parent, the children of this
-// torus's links, groups) in distributed RAM, one copy per read port (16 x n RAMs with an
-// asynchronous read: no multiplexer tree over the entries).
+// Storage: the valid bits in flip-flops (reset clears the table), the rest in distributed
+// RAM with an asynchronous read, one copy per read port (no multiplexer tree over the
+// entries): the whole word for the read-back port (it reads back as written), and for the
+// two lookup ports the bits a valid entry can have set (root, transit, parent, the
+// children of this torus's links, groups).
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -75,28 +76,29 @@ module canopy_coll_table #(
 
   // Valid bits (reset) and the entries' other bits (three RAM copies, written alike). An
   // invalid entry's other bits are stored as zeros, so it reads back as written.
-  logic [NumTrees-1:0] valid_q;
+  logic [NumTrees-1:0] valid_q, written_q;   // written_q: since reset (else it reads as zeros)
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      valid_q <= '0;
+      valid_q   <= '0;
+      written_q <= '0;
     end else if (do_write) begin
       for (int unsigned t = 0; t < NumTrees; t++) begin
-        if (widx_i == IdxW'(t)) valid_q[t] <= wentry_i.valid;
+        if (widx_i == IdxW'(t)) begin
+          valid_q[t]   <= wentry_i.valid;
+          written_q[t] <= 1'b1;
+        end
       end
     end
   end
 
-  wire logic [DataW-1:0] wdata = wentry_i.valid
-      ? {wentry_i.groups, wentry_i.children[NumLinks-1:0], wentry_i.parent, wentry_i.transit, wentry_i.root}
-      : '0;
-  logic [8:0]       rsvd_q [NumTrees];   // read back as written (the read-back port only)
-  logic [DataW-1:0] mem0_q [NumTrees];
+  wire logic [DataW-1:0] wdata =
+      {wentry_i.groups, wentry_i.children[NumLinks-1:0], wentry_i.parent, wentry_i.transit, wentry_i.root};
+  logic [31:0]      word_q [NumTrees];   // the read-back copy: the entry as written
   logic [DataW-1:0] mem1_q [NumTrees];
   logic [DataW-1:0] mem2_q [NumTrees];
   always_ff @(posedge clk_i) begin
     if (do_write) begin
-      rsvd_q[TW'(widx_i)] <= wentry_i.valid ? wentry_i.rsvd0 : '0;
-      mem0_q[TW'(widx_i)] <= wdata;
+      word_q[TW'(widx_i)] <= 32'(wentry_i);
       mem1_q[TW'(widx_i)] <= wdata;
       mem2_q[TW'(widx_i)] <= wdata;
     end
@@ -112,11 +114,7 @@ module canopy_coll_table #(
   wire logic r_in  = {1'b0, ridx_i} < (IdxW + 1)'(NumTrees);
   wire logic l_in  = {1'b0, lidx_i} < (IdxW + 1)'(NumTrees);
   wire logic l2_in = {1'b0, l2idx_i} < (IdxW + 1)'(NumTrees);
-  wire logic        r_valid = r_in && valid_q[TW'(ridx_i)];
-  /* verilator lint_off UNUSEDSIGNAL */  // its reserved bits come from rsvd_q
-  wire logic [31:0] r_word  = entry(r_valid, mem0_q[TW'(ridx_i)]);
-  /* verilator lint_on UNUSEDSIGNAL */
-  assign rentry_o  = canopy_pkg::tree_entry_t'({r_valid ? rsvd_q[TW'(ridx_i)] : 9'd0, r_word[22:0]});
+  assign rentry_o  = canopy_pkg::tree_entry_t'(r_in && written_q[TW'(ridx_i)] ? word_q[TW'(ridx_i)] : 32'd0);
   assign lentry_o  = canopy_pkg::tree_entry_t'(entry(l_in && valid_q[TW'(lidx_i)], mem1_q[TW'(lidx_i)]));
   assign l2entry_o = canopy_pkg::tree_entry_t'(entry(l2_in && valid_q[TW'(l2idx_i)], mem2_q[TW'(l2idx_i)]));
 

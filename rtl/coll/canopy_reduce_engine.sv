@@ -483,9 +483,16 @@ module canopy_reduce_engine #(
   assign alu_y = f4_rd_q ? alu_out : f4_d_q;
 
   // ---------------------------------------------------------------- output queue
-  // Pushes: header word 0 at h+3, word 1 at h+4, payload words at a+4; never two at once.
-  logic            o_push;
-  logic [OutW-1:0] o_in;
+  // Pushes: header word 0 at h+3, word 1 at h+4, payload words at a+4 (into the queue a
+  // cycle later); never two at once.
+  // (registered once more before the queue: the ALU's carry chains end at a register)
+  logic            o_push, o_push_q;
+  logic [OutW-1:0] o_in, o_in_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) o_push_q <= 1'b0;
+    else       o_push_q <= o_push;
+  end
+  always_ff @(posedge clk_i) o_in_q <= o_in;
   always_comb begin
     o_push = 1'b0;
     o_in   = '0;
@@ -509,20 +516,20 @@ module canopy_reduce_engine #(
   logic [$clog2(OutDepth):0] unused_st_count;
   wire logic o_pop   = up_grant_i || res_ready_i;
   wire logic o_load  = !(oh_up_q || oh_res_q) || o_pop;
-  wire logic st_push = o_push && !(o_load && !st_valid);
+  wire logic st_push = o_push_q && !(o_load && !st_valid);
   canopy_fifo #(.Width(OutW), .Depth(OutDepth)) u_out (
     .clk_i,
     .rst_i,
     .in_valid_i  (st_push),
     .in_ready_o  (st_ready),
-    .in_data_i   (o_in),
+    .in_data_i   (o_in_q),
     .out_valid_o (st_valid),
     .out_ready_i (o_load),
     .out_data_o  (st_out),
     .count_o     (unused_st_count)
   );
-  wire logic [OutW-1:0] o_next = st_valid ? st_out : o_in;
-  wire logic            o_next_v = st_valid || o_push;
+  wire logic [OutW-1:0] o_next = st_valid ? st_out : o_in_q;
+  wire logic            o_next_v = st_valid || o_push_q;
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       oh_up_q  <= 1'b0;
