@@ -553,17 +553,26 @@ module canopy_reduce_engine #(
 
   // ---------------------------------------------------------------- reservations
   // Every word taken in is either sent on or dropped: reserve at the input, release then.
+  // Drops are counted into a register and released a cycle later (conservative), so the
+  // count's next value depends on the late signals (a flit taken, a word popped) only
+  // through a last multiplexer.
+  logic [2:0] drop_q;
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      rsv_q <= '0;
+      drop_q <= '0;
+      rsv_q  <= '0;
     end else begin
       logic [RsvW-1:0] base;
-      base = rsv_q + RsvW'(fire)
-             - RsvW'(f_w0 && in_last_i)                                   // a 1-flit packet
-             - (hp2_v_q && !(v_ok && v_final) ? RsvW'(2) : RsvW'(0))      // header not sent
-             - RsvW'(f4_v_q && !f4_emit_q)                                // payload not sent
-             - RsvW'(f_pay && ipidx_q >= (WordW + 1)'(WordsPerId));       // beyond 256 bytes
-      rsv_q <= o_pop ? base - 1'b1 : base;
+      drop_q <= 3'(f_w0 && in_last_i)                                  // a 1-flit packet
+                + (hp2_v_q && !(v_ok && v_final) ? 3'd2 : 3'd0)         // header not sent
+                + 3'(f4_v_q && !f4_emit_q)                              // payload not sent
+                + 3'(f_pay && ipidx_q >= (WordW + 1)'(WordsPerId));     // beyond 256 bytes
+      base = rsv_q - RsvW'(drop_q);
+      case ({fire, o_pop})
+        2'b10:   rsv_q <= base + 1'b1;
+        2'b01:   rsv_q <= base - 1'b1;
+        default: rsv_q <= base;
+      endcase
     end
   end
 
