@@ -236,22 +236,32 @@ module canopy_coll_rx_sched #(
   logic [1:0]                q_pop;      // the front leaves this cycle
   logic [1:0]                q_one;      // the front is the queue's only flit
 
+  // Each queue: distributed RAM with its pointers and a count register (the front's valid
+  // and "only one" flags straight from it).
+  localparam int unsigned QW = $clog2(RxDepth);
   for (genvar q = 0; q < 2; q++) begin : gen_q
-    logic in_ready;
-    logic [$clog2(RxDepth):0] count;
-    canopy_fifo #(.Width(EntW), .Depth(RxDepth)) u_q (
-      .clk_i,
-      .rst_i,
-      .in_valid_i  (a_in[q]),
-      .in_ready_o  (in_ready),
-      .in_data_i   (a_ent),
-      .out_valid_o (hv_q[q]),
-      .out_ready_i (q_pop[q]),
-      .out_data_o  (hd_q[q]),
-      .count_o     (count)
-    );
-    assign q_one[q] = count == ($clog2(RxDepth) + 1)'(1);
-    `CANOPY_ASSERT(a_rx_credit, !a_in[q] || in_ready, "collective flit arrived without a credit")
+    logic [EntW-1:0] mem_q [RxDepth];
+    logic [QW-1:0]   wp_q, rp_q;
+    logic [QW:0]     cnt_q;
+    always_ff @(posedge clk_i) begin
+      if (a_in[q]) mem_q[wp_q] <= a_ent;
+    end
+    always_ff @(posedge clk_i) begin
+      if (rst_i) begin
+        wp_q  <= '0;
+        rp_q  <= '0;
+        cnt_q <= '0;
+      end else begin
+        if (a_in[q])  wp_q <= wp_q + 1'b1;
+        if (q_pop[q]) rp_q <= rp_q + 1'b1;
+        cnt_q <= cnt_q + (QW + 1)'(a_in[q]) - (QW + 1)'(q_pop[q]);
+      end
+    end
+    assign hv_q[q]  = cnt_q != '0;
+    assign hd_q[q]  = mem_q[rp_q];
+    assign q_one[q] = cnt_q == (QW + 1)'(1);
+    `CANOPY_ASSERT(a_rx_credit, !a_in[q] || cnt_q != (QW + 1)'(RxDepth), "collective flit arrived without a credit")
+    `CANOPY_ASSERT(a_pop_valid, !q_pop[q] || hv_q[q], "popped an empty receive queue")
   end
 
   always_ff @(posedge clk_i) begin
