@@ -25,7 +25,8 @@
 // t: broadcasts of different trees are independent on every link.
 // The local lane. Its descriptors wait in one queue in decision order (the host drains
 // every tree through one ejection path, so a per-tree queue would buy nothing), with a bit
-// per slot while the local lane has it to send.
+// per slot while the local lane has it to send; one for an idle lane with nothing queued
+// goes to it at once.
 //
 // Dispatch has two paths. Fast: a decided descriptor goes straight to a link lane that can
 // take one, has nothing else ready and nothing of that tree outstanding, and holds a
@@ -223,8 +224,8 @@ module canopy_coll_desc_queue #(
       pick_o[l]      = s2_pick[l] || fast[l];
       pick_slot_o[l] = s2_pick[l] ? s2_slot_q : dec_slot_i;
     end
-    pick_o[LocalLane]      = lq_pop;
-    pick_slot_o[LocalLane] = lq_front;
+    pick_o[LocalLane]      = lq_pop || lq_bypass;
+    pick_slot_o[LocalLane] = lq_empty ? dec_slot_i : lq_front;
   end
 
   // ---------------------------------------------------------------- link cells
@@ -262,8 +263,11 @@ module canopy_coll_desc_queue #(
   logic [SlotW-1:0]    lq_q [NumSlots];      // distributed RAM
   logic [LQW-1:0]      lq_wp_q, lq_rp_q;
   logic [NumSlots-1:0] lhold_q;              // the local lane has the slot to send
-  wire logic lq_push = dec_valid_i && dec_lanes_i[LocalLane];
-  wire logic lq_pop  = lq_wp_q != lq_rp_q && lane_ready_i[LocalLane];
+  wire logic lq_empty  = lq_wp_q == lq_rp_q;
+  // (a descriptor for an idle local lane with nothing queued goes straight to it)
+  wire logic lq_bypass = dec_valid_i && dec_lanes_i[LocalLane] && lq_empty && lane_ready_i[LocalLane];
+  wire logic lq_push   = dec_valid_i && dec_lanes_i[LocalLane] && !lq_bypass;
+  wire logic lq_pop    = !lq_empty && lane_ready_i[LocalLane];
   always_ff @(posedge clk_i) begin
     if (lq_push) lq_q[lq_wp_q[SlotW-1:0]] <= dec_slot_i;
   end
@@ -276,7 +280,7 @@ module canopy_coll_desc_queue #(
       if (lq_push) lq_wp_q <= lq_wp_q + 1'b1;
       if (lq_pop)  lq_rp_q <= lq_rp_q + 1'b1;
       for (int unsigned s = 0; s < NumSlots; s++) begin
-        if (lq_push && dec_slot_i == SlotW'(s)) lhold_q[s] <= 1'b1;
+        if (dec_valid_i && dec_lanes_i[LocalLane] && dec_slot_i == SlotW'(s)) lhold_q[s] <= 1'b1;
         if (tail_i[LocalLane] && tail_slot_i[LocalLane] == SlotW'(s)) lhold_q[s] <= 1'b0;
       end
     end
@@ -299,6 +303,7 @@ module canopy_coll_desc_queue #(
   // its lanes in held_q: it must not look done).
   logic [NumTrees-1:0] held_q;
   logic [NumSlots-1:0] decided_r_q;
+  logic [NumTrees-1:0][PtrW-1:0] fp_r_q;   // the oldest slots held_q was computed for
   always_ff @(posedge clk_i) begin
     for (int unsigned t = 0; t < NumTrees; t++) begin
       logic h;
@@ -309,11 +314,14 @@ module canopy_coll_desc_queue #(
       held_q[t] <= h;
     end
     decided_r_q <= decided_q;
+    fp_r_q      <= free_ptr_i;
   end
   always_comb begin
     logic [SlotW-1:0] s0;
     s0     = {cand_tree_i, free_ptr_i[cand_tree_i]};
-    done_o = decided_r_q[s0] && !lhold_q[s0] && !held_q[cand_tree_i];
+    // (decided a cycle ago and still: not a slot released and decided again since)
+    done_o = decided_r_q[s0] && decided_q[s0] && !lhold_q[s0] && !held_q[cand_tree_i]
+             && fp_r_q[cand_tree_i] == free_ptr_i[cand_tree_i];
   end
 
   for (genvar l = 0; l < NumLinks; l++) begin : gen_check
