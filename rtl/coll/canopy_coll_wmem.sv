@@ -129,7 +129,7 @@ module canopy_coll_wmem #(
   // decided, and every output has sent it); the release, if that slot is still the tree's
   // oldest. One release per cycle at most; a refused broadcast's credit (drop_cr_*) takes
   // the cycle (the candidate is then asked again later).
-  logic [NumTrees-1:0] cand_req, cand_grant;
+  logic [NumTrees-1:0] cand_req, cand_req_q, cand_grant;
   logic [TreeW-1:0]    cand_idx, cand_q, pend_tree_q;
   logic [PtrW-1:0]     pend_ptr_q;
   logic                cand_v_q, pend_v_q;
@@ -152,17 +152,21 @@ module canopy_coll_wmem #(
   canopy_rr_arbiter #(.NumReq(NumTrees)) u_cand_arb (
     .clk_i,
     .rst_i,
-    .req_i       (cand_req),
-    .advance_i   (cand_req != '0),
+    .req_i       (cand_req_q),
+    .advance_i   (cand_req_q != '0),
     .grant_o     (cand_grant),
     .grant_idx_o (cand_idx)
   );
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      cand_v_q <= 1'b0;
-      pend_v_q <= 1'b0;
+      cand_v_q   <= 1'b0;
+      pend_v_q   <= 1'b0;
+      cand_req_q <= '0;
     end else begin
-      cand_v_q <= cand_req != '0;
+      // (registered: a cycle old, so a tree may be asked twice; the last step's check that
+      // the slot is still the oldest makes that harmless)
+      cand_req_q <= cand_req;
+      cand_v_q <= cand_req_q != '0;
       pend_v_q <= cand_v_q && done_i;
     end
   end
