@@ -15,8 +15,8 @@ LINK_LATENCY ?= 1
 WAVES        ?= 0
 FLIT_BITS    ?= 64
 NUM_VCS      ?= 4
-LINK_BUF     ?= 16
-LOCAL_BUF    ?= 16
+LINK_BUF     ?= 64
+LOCAL_BUF    ?= 32
 EJECT_BUF    ?= 16
 
 sim_sizes   = $(subst x, ,$(1))

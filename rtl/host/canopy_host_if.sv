@@ -46,7 +46,7 @@ module canopy_host_if #(
   parameter int unsigned NumDims       = 0,    /// torus dimensions of the node, 1..4; must be set
   parameter int unsigned NumVcs        = 4,    /// VCs per link (the router's)
   parameter int unsigned FlitWidth     = 64,   /// bits per flit: must be 64 here
-  parameter int unsigned LocalBufDepth = 16,   /// router's injection buffer per VC (initial credits)
+  parameter int unsigned LocalBufDepth = 32,   /// router's injection buffer per VC (initial credits)
   parameter int unsigned EjectCredits  = 16,   /// router's credits toward the host per VC
   parameter int unsigned InjRingWords  = 2048, /// injection ring words: a power of two, 64..4096
   parameter int unsigned MaxNodes      = 256,  /// ACK table entries: nodes of the largest torus served

@@ -22,8 +22,8 @@ module canopy_node #(
   parameter int unsigned NumDims       = 0,    /// torus dimensions, 1..4; must be set
   parameter int unsigned NumVcs        = 4,    /// VCs per link (2 point-to-point, 2 collective)
   parameter int unsigned FlitWidth     = 64,   /// bits per flit: 64 (the host interface's word)
-  parameter int unsigned LinkBufDepth  = 16,   /// flits per VC buffer on link inputs
-  parameter int unsigned LocalBufDepth = 16,   /// flits per VC buffer on the injection port
+  parameter int unsigned LinkBufDepth  = 64,   /// flits per VC buffer on link inputs
+  parameter int unsigned LocalBufDepth = 32,   /// flits per VC buffer on the injection port
   parameter int unsigned EjectCredits  = 16,   /// flits per VC the host interface buffers
   parameter int unsigned InjRingWords  = 2048, /// injection ring words: a power of two, 64..4096
   parameter int unsigned MaxNodes      = 256,  /// ACK table entries: nodes of the largest torus served

@@ -52,8 +52,8 @@ module canopy_router #(
   parameter int unsigned NumDims       = 0,   /// torus dimensions, 1..4; must be set
   parameter int unsigned NumVcs        = 4,   /// VCs per link (2 point-to-point, 2 collective)
   parameter int unsigned FlitWidth     = 64,  /// bits per flit: 64, 128 or 256
-  parameter int unsigned LinkBufDepth  = 16,  /// flits per VC buffer on link inputs
-  parameter int unsigned LocalBufDepth = 16,  /// flits per VC buffer on the injection port
+  parameter int unsigned LinkBufDepth  = 64,  /// flits per VC buffer on link inputs
+  parameter int unsigned LocalBufDepth = 32,  /// flits per VC buffer on the injection port
   parameter int unsigned EjectCredits  = 16, /// flits per VC the host side can accept
   parameter int unsigned NumTrees      = 16,  /// collective routing table entries
   parameter int unsigned SlotsPerTree  = 2,   /// collective working-memory packets per tree
