@@ -20,7 +20,8 @@
 // of the reference route's next hop, at the neighbour. When the neighbour is the
 // destination the answer is its local port (2*NumDims) on VC 0, or for a broadcast
 // request (ptype BCAST_REQ) its collective port (2*NumDims+1): that last hop is checked
-// with a PUT, a BCAST_REQ and another packet type. At the destination, and for the
+// with a PUT, a BCAST_REQ and a REDUCE, every other hop with a PUT and a BCAST_REQ (which
+// must not change the answer there). At the destination, and for the
 // collective port, port_i is not a link and both outputs must be 0.
 // The model comparison bounds every walk; the watchdog bounds the whole run.
 #include <array>
@@ -228,8 +229,10 @@ class LookaheadTest {
                     expect(eval(nd, out.port, out.vc, pt), {pt == kPtBcReq ? coll : local, 0},
                            size, src, dst, h, here, out.port, out.vc, pt);
             } else {
-                expect(eval(nd, out.port, out.vc, kPtPut), next, size, src, dst, h, here,
-                       out.port, out.vc, kPtPut);
+                // The packet type matters only on arrival.
+                for (unsigned pt : {kPtPut, kPtBcReq})
+                    expect(eval(nd, out.port, out.vc, pt), next, size, src, dst, h, here,
+                           out.port, out.vc, pt);
                 hi_la += next.vc == kVcP2pHi;
                 turns += next.port / 2 != out.port / 2;
             }
