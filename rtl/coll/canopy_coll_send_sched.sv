@@ -242,8 +242,11 @@ module canopy_coll_send_sched #(
     wire logic [BufW-1:0] st_out   = st_q[rp_q[PW-1:0]];
     wire logic            load     = !ov_q || lane_grant_i[l];
     wire logic            st_push  = push && !(load && !st_valid);
+    // Every arriving word is written at wp (an early enable: the late grant stays off the
+    // RAM's write port); only advancing wp depends on the grant. The slot at wp is free
+    // whenever a word arrives (never full then: asserted), so a write not kept is harmless.
     always_ff @(posedge clk_i) begin
-      if (st_push) st_q[wp_q[PW-1:0]] <= in_buf;
+      if (push) st_q[wp_q[PW-1:0]] <= in_buf;
     end
     always_ff @(posedge clk_i) begin
       if (rst_i) begin
@@ -269,7 +272,7 @@ module canopy_coll_send_sched #(
     end
     always_ff @(posedge clk_i) tail_slot_o[l] <= o_q[FlitWidth+1 +: SlotW];
 
-    `CANOPY_ASSERT(a_store_room, !st_push || (wp_q - rp_q) != (PW + 1)'(StoreDepth), "lane buffer overflow")
+    `CANOPY_ASSERT(a_store_room, !push || (wp_q - rp_q) != (PW + 1)'(StoreDepth), "lane buffer overflow")
     `CANOPY_ASSERT(a_grant_valid, !lane_grant_i[l] || ov_q, "lane granted with nothing to send")
     `CANOPY_ASSERT(a_pick_ready, !pick_i[l] || !nv_q[l], "a lane given a descriptor while it holds one")
     `CANOPY_ASSERT(a_next_busy, !nv_q[l] || lact_q[l] || start, "a lane holds a descriptor while idle")

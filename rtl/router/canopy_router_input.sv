@@ -417,21 +417,25 @@ module canopy_router_input #(
 
   // ---------------------------------------------------------------- drops at the front
   // A packet with a bad header leaves from the front of its buffer, a flit per cycle as it
-  // arrives, never staged: handed out and popped at once.
+  // arrives, never staged: handed out and popped at once. Nothing handed out means the
+  // candidate is the head entry, so its control fields are the head's: no second read port
+  // on the control RAM.
   logic [NumVcs-1:0] drain_q, drain_pop;
   always_comb begin
     for (int unsigned v = 0; v < NumVcs; v++) begin
-      drain_pop[v] = buf_count[v] != '0 && none_out[v]
-                     && (drain_q[v] || (buf_head[v][CtlHead] && buf_head[v][CtlBad]));
+      drain_pop[v] = cand_in[v] && none_out[v]
+                     && (drain_q[v] || (cand_ctl[v][CtlHead] && cand_ctl[v][CtlBad]));
     end
   end
+  // The FIFO's head port and count serve its own checks (and its unit test), not this input.
+  wire logic unused_head = ^{buf_head, buf_count};
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       drain_q <= '0;
     end else begin
       for (int unsigned v = 0; v < NumVcs; v++) begin
-        if (drain_pop[v]) drain_q[v] <= !buf_head[v][CtlLast];
+        if (drain_pop[v]) drain_q[v] <= !cand_ctl[v][CtlLast];
       end
     end
   end
