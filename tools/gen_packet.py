@@ -364,9 +364,10 @@ def gen_md(spec, fmt, words):
           "  where `len` says it must (`bad len`).",
           "",
           "Header checks happen on the head flit at every input port. The length check needs the",
-          "tail, so the injection (local) port stores each packet whole before releasing it: a",
-          "packet from a host is judged complete before any of it enters the fabric. See",
-          "`docs/router.md` for why link ports do not store and forward.", ""]
+          "tail: the host interface's injection ring counts a packet's flits against its length",
+          "before the first flit enters the router, so a packet from a host is judged complete before",
+          "any of it enters the fabric; a link input counts the flits as they pass and reports a",
+          "mismatch (only a faulty neighbour can cause one). See `docs/router.md`.", ""]
     return "\n".join(L)
 
 
