@@ -169,8 +169,9 @@ module canopy_switch_alloc_formal #(
   for (genvar i = 0; i < NumPorts; i++) begin : gen_in_contract
     always_comb begin
       if (!rst_i) begin
-        assume ($onehot0(in_tgt_i[i]));
-        assume (in_tgt_i[i] == '0 || in_tgt_i[i][in_port_i[i]]);
+        // (a shift, not in_tgt_i[i][in_port_i[i]]: out of range, that reads x, which the
+        // solver may take as 1)
+        assume (in_tgt_i[i] == '0 || in_tgt_i[i] == NumOut'(1) << in_port_i[i]);
         assume (in_tgt_i[i] == '0 || in_vc_i[i] == vc_for(in_port_i[i], in_hi_i[i]));
         // A body flit follows its head: only on an output VC this input's packet owns.
         assume (in_tgt_i[i] == '0 || in_head_i[i]
