@@ -26,8 +26,8 @@
 //   - p_out_onehot: at most one requester granted per output;
 //   - p_in_once: each input (and the up lane) granted at most one output;
 //   - p_requested: only a requester is granted (an input on the output it names, a lane
-//     that is valid, the up lane on its link), and in_won_o / in_elig_o / lane_grant_o /
-//     up_grant_o report the grants;
+//     that is valid, the up lane on its link); in_won_o / lane_grant_o / up_grant_o
+//     report the grants, and an input wins only when in_elig_o says it is eligible;
 //   - p_credit: a grant on (o, c) has a credit beyond the flits granted before it:
 //     outstanding + the flit sent now < Credits; p_outstanding: never more than Credits
 //     flits in flight (the receiver never overflows); p_count: the output's credit count
