@@ -71,8 +71,10 @@ EXTRA = {
         "test/unit/bigput.c": {"args": ["-l", "2", "-e", "65536"]},
         "test/unit/bigget.c": {"args": ["-l", "2", "-e", "65536"]},
         "test/unit/bcast_flood.c": {"args": ["-l", "10"]},
-        "test/unit/spam.c": {"args": ["-l", "200"]},
+        "test/unit/spam.c": {"args": ["-l", "50"]},
         "test/unit/lfinc.c": {"args": ["1000"]},
+        "test/apps/gups.c": {"args": ["-n", "256"]},  # updates per PE (4096 by default)
+        "test/apps/mandelbrot.c": {"args": ["-w", "256", "-h", "256"]},  # 2048 x 2048 by default
     },
     "uh": {
         "feature_tests/C/test_shmem_global_exit.c": {"status": 99},
