@@ -79,7 +79,9 @@ EXTRA = {
     "uh": {
         "feature_tests/C/test_shmem_global_exit.c": {"status": 99},
     },
-    "examples": {},
+    "examples": {
+        "c/global_exit.c": {"status": 99},  # shmem_global_exit(99), "easy to spot" (its comment)
+    },
     "osu": {},
 }
 # Second builds of one file with other flags (suite makefile variants).
