@@ -71,13 +71,17 @@ EXTRA = {
         "test/unit/bigput.c": {"args": ["-l", "2", "-e", "65536"]},
         "test/unit/bigget.c": {"args": ["-l", "2", "-e", "65536"]},
         "test/unit/bcast_flood.c": {"args": ["-l", "10"]},
-        "test/unit/spam.c": {"args": ["-l", "200"]},
+        "test/unit/spam.c": {"args": ["-l", "50"]},
         "test/unit/lfinc.c": {"args": ["1000"]},
+        "test/apps/gups.c": {"args": ["-n", "256"]},  # updates per PE (4096 by default)
+        "test/apps/mandelbrot.c": {"args": ["-w", "256", "-h", "256"]},  # 2048 x 2048 by default
     },
     "uh": {
         "feature_tests/C/test_shmem_global_exit.c": {"status": 99},
     },
-    "examples": {},
+    "examples": {
+        "c/global_exit.c": {"status": 99},  # shmem_global_exit(99), "easy to spot" (its comment)
+    },
     "osu": {},
 }
 # Second builds of one file with other flags (suite makefile variants).

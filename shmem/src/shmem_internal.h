@@ -107,6 +107,9 @@ struct shmi_ctx {
     /* Threads (init.c): SHMEM_THREAD_* provided. */
     int thread_level;
     struct shmemi_ctx *ctxs;
+    /* Wait/test _any (sync.c): the scan starts after the index the previous _any call
+     * returned, so repeated calls with several variables satisfied return each in turn. */
+    size_t any_next;
     /* Channels (coll_sw.c): messages sent to / consumed from each peer. */
     uint64_t *sent, *consumed;
     /* Trees (coll_hw.c). */

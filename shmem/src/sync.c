@@ -171,7 +171,10 @@ static void wait_round(const char *call) { shmi_progress(call, SHMI_TIMEOUT_NS);
         const uint64_t off = ivars_off(call, ivars, nelems, sizeof(T));                    \
         const volatile T *v = (const volatile T *)shmi_local(off);                         \
         size_t n = 0, act = 0;                                                             \
-        for (size_t i = 0; i < nelems; ++i) {                                              \
+        /* _any: fair, from after the index the previous _any call returned (shmi) */       \
+        const size_t first = !indices && !want_all && nelems ? shmi.any_next % nelems : 0; \
+        for (size_t j = 0; j < nelems; ++j) {                                              \
+            const size_t i = (first + j) % nelems;                                         \
             if (status && status[i]) continue;                                             \
             ++act;                                                                         \
             const T want = cmp_values ? cmp_values[i] : cmp_value;                        \
@@ -179,7 +182,10 @@ static void wait_round(const char *call) { shmi_progress(call, SHMI_TIMEOUT_NS);
             if (HOLDS(x, cmp, want)) {                                                     \
                 if (indices) indices[n] = i;                                               \
                 ++n;                                                                       \
-                if (!indices && !want_all) return i + 1; /* any: the first (1-based here) */ \
+                if (!indices && !want_all) { /* any: this one (1-based here) */            \
+                    shmi.any_next = i + 1;                                                 \
+                    return i + 1;                                                          \
+                }                                                                          \
             }                                                                              \
         }                                                                                  \
         *active = act;                                                                     \

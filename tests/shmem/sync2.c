@@ -233,6 +233,15 @@ static void wait_test(void)
         CHECK(a < NW && !wstat[a], "wait_until_any_vector %zu", a);
         CHECK(shmem_long_test_all_vector(wv, NW, NULL, SHMEM_CMP_GE, cmpv) == 1, "test_all_vector");
         CHECK(shmem_long_test_any(wv, NW, NULL, SHMEM_CMP_GT, (long)NW) == SIZE_MAX, "test_any: none");
+        /* _any is fair: with every word satisfied, NW calls return every index once. */
+        {
+            int got[NW] = {0};
+            for (int k = 0; k < NW; ++k) {
+                size_t j = shmem_long_test_any(wv, NW, NULL, SHMEM_CMP_GT, 0L);
+                CHECK(j < NW && !got[j], "test_any fairness: call %d returned %zu", k, j);
+                got[j] = 1;
+            }
+        }
         CHECK(shmem_long_test_some(wv, NW, idx, NULL, SHMEM_CMP_LE, 3L) == 3, "test_some: three");
         for (int k = 0; k < NW; ++k) wstat[k] = 1;
         CHECK(shmem_long_wait_until_any(wv, NW, wstat, SHMEM_CMP_EQ, -5L) == SIZE_MAX, "all excluded: any");
