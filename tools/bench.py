@@ -589,7 +589,7 @@ def merge(new):
             with open(path) as f:
                 old = json.load(f)
             break
-    key = lambda r: (r["bench"], r["topology"], r.get("module"))
+    key = lambda r: (r["bench"], r["topology"], r.get("module", r.get("top")))
     ran = {key(r) for r in new}
     return [r for r in old if key(r) not in ran] + new
 
