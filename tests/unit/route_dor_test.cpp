@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "Vtb.h"
+#include "route_ref.hpp"
 #include "unit_common.hpp"
 
 namespace {
@@ -37,13 +38,13 @@ using canopy_unit::UnitTest;
 using canopy_unit::get_field;
 using canopy_unit::set_field;
 
-constexpr unsigned kMaxDims  = 4;
+constexpr unsigned kMaxDims  = canopy_unit::kRouteMaxDims;
 constexpr unsigned kCoordW   = 4;  // canopy_pkg::CoordBits
 constexpr unsigned kSizeW    = 5;  // CoordBits + 1, per dimension of torus_size_i
 constexpr unsigned kPortW    = 4;  // out_port_o padding per config in the test top
 constexpr unsigned kVcW      = 2;  // $clog2(canopy_pkg::MinVcs)
-constexpr unsigned kVcP2pLo  = 0;  // canopy_pkg::VcP2pLo
-constexpr unsigned kVcP2pHi  = 1;  // canopy_pkg::VcP2pHi
+constexpr unsigned kVcP2pLo  = canopy_unit::kRouteVcP2pLo;
+constexpr unsigned kVcP2pHi  = canopy_unit::kRouteVcP2pHi;
 constexpr uint64_t kMaxEvals = 4000000;
 
 // The tori of the brief, then the extremes of 4-bit coordinates.
@@ -55,47 +56,11 @@ const std::vector<std::vector<unsigned>> kTori = {
     {15}, {16}, {16, 16}, {2, 3, 4, 5},
 };
 
-using Coords = std::array<unsigned, kMaxDims>;
-
-struct Hop {
-    unsigned port, vc;
-};
-
-std::string fmt_coords(const Coords &c, unsigned nd) {
-    std::string s = "(";
-    for (unsigned d = 0; d < nd; d++) s += (d ? "," : "") + std::to_string(c[d]);
-    return s + ")";
-}
-
-std::string fmt_torus(const std::vector<unsigned> &size) {
-    std::string s;
-    for (size_t d = 0; d < size.size(); d++) s += (d ? "x" : "") + std::to_string(size[d]);
-    return s;
-}
-
-// Reference model: the hops (output port, VC) of the route from src to dst, the last one
-// the ejection.
-std::vector<Hop> reference_route(const std::vector<unsigned> &size, Coords at,
-                                 const Coords &dst) {
-    const unsigned nd = static_cast<unsigned>(size.size());
-    std::vector<Hop> hops;
-    for (unsigned d = 0; d < nd; d++) {
-        const unsigned k = size[d];
-        const unsigned ahead = (dst[d] + k - at[d]) % k;  // hops needed going +
-        if (ahead == 0) continue;
-        // the shorter way; a tie goes + toward an even coordinate, - toward an odd one
-        const bool plus = 2 * ahead < k || (2 * ahead == k && dst[d] % 2 == 0);
-        unsigned vc = kVcP2pLo;            // every dimension starts on P2P_LO
-        for (unsigned n = plus ? ahead : k - ahead; n > 0; n--) {
-            const bool crosses_dateline = plus ? at[d] == k - 1 : at[d] == 0;
-            if (crosses_dateline) vc = kVcP2pHi;
-            hops.push_back({2 * d + (plus ? 0u : 1u), vc});
-            at[d] = plus ? (at[d] + 1) % k : (at[d] + k - 1) % k;
-        }
-    }
-    hops.push_back({2 * nd, kVcP2pLo});
-    return hops;
-}
+using canopy_unit::Coords;
+using canopy_unit::Hop;
+using canopy_unit::fmt_coords;
+using canopy_unit::fmt_torus;
+using canopy_unit::reference_route;
 
 // Minimal hop count, from distances alone.
 unsigned min_hops(const std::vector<unsigned> &size, const Coords &a, const Coords &b) {
