@@ -13,7 +13,12 @@ rtl/router/canopy_crossbar.sv
 rtl/router/canopy_switch_alloc.sv
 rtl/router/canopy_output_vc_state.sv
 rtl/coll/canopy_coll_table.sv
+rtl/coll/canopy_coll_rx_sched.sv
+rtl/coll/canopy_coll_wmem.sv
+rtl/coll/canopy_coll_desc_queue.sv
+rtl/coll/canopy_coll_send_sched.sv
 rtl/coll/canopy_reduce_alu.sv
+rtl/coll/canopy_reduce_pool.sv
 rtl/coll/canopy_reduce_engine.sv
 rtl/coll/canopy_coll_unit.sv
 rtl/router/canopy_router.sv

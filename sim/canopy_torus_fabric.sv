@@ -115,7 +115,7 @@ module canopy_torus_fabric #(
     logic                    unused_local_slot_valid, unused_wok;
     logic [canopy_pkg::HdrTreeBits-1:0] unused_local_slot_tree;
     canopy_pkg::tree_entry_t unused_rentry;
-    logic [31:0]             unused_err_dir, unused_err_tree, unused_err_reduce;
+    logic [31:0]             unused_err_dir, unused_err_tree, unused_err_reduce, unused_refused;
     canopy_router #(
       .NumDims       (NumDims),
       .NumVcs        (NumVcs),
@@ -154,7 +154,8 @@ module canopy_torus_fabric #(
       .err_bad_len_o  (err_bad_len_o[n]),
       .err_coll_dir_o (unused_err_dir),
       .err_coll_tree_o(unused_err_tree),
-      .err_reduce_o   (unused_err_reduce)
+      .err_reduce_o   (unused_err_reduce),
+      .reduces_refused_o(unused_refused)
     );
   end
 endmodule

@@ -64,6 +64,7 @@ enum {
 #define CANOPY_RFLAG_ALL (1u << 0) /* REDUCE: the result goes to every member (allreduce, barrier); else only `dst` writes it */
 #define CANOPY_RFLAG_FAILED (1u << 1) /* result BCAST: the reduce failed (contributions disagreed or were duplicated); its payload is not written. GET_RESP (with LAST, len 0): the target refused the get */
 #define CANOPY_RFLAG_RESULT (1u << 2) /* BCAST: this is the result of reduce `rid` (the host interface reports it per (tree, rid)) */
+#define CANOPY_RFLAG_RETRY (1u << 3) /* REDUCE, result BCAST (with FAILED): a router on the tree had no free accumulator for the reduce and refused it (counted in REDUCES_REFUSED); every member re-issues it (libcanopy does, transparently) */
 
 /* packet type (table above) */
 #define CANOPY_HDR_PTYPE_WORD 0u
@@ -120,7 +121,7 @@ enum {
 /* reduce flags (table below) */
 #define CANOPY_HDR_RFLAGS_WORD 1u
 #define CANOPY_HDR_RFLAGS_LSB 59u
-#define CANOPY_HDR_RFLAGS_WIDTH 3u
+#define CANOPY_HDR_RFLAGS_WIDTH 4u
 
 static inline uint64_t canopy_hdr_field_mask(unsigned width)
 {

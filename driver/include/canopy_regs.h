@@ -11,7 +11,7 @@
 #define CANOPY_MAGIC 0x43504E59u
 #define CANOPY_BLOCK_TYPE 1u
 #define CANOPY_VERSION_MAJOR 1u
-#define CANOPY_VERSION_MINOR 1u
+#define CANOPY_VERSION_MINOR 2u
 
 /* identifies the block: magic, type and version, so a driver can tell it found canopy (ro) */
 #define CANOPY_REG_ID 0x000u
@@ -105,7 +105,7 @@
 #define CANOPY_REG_TREE_ENTRY 0x088u
 /* the routing table entry of tree TREE_SEL as the router holds it (ro) */
 #define CANOPY_REG_TREE_READ 0x090u
-/* bus address of the collective completion area (8-byte aligned); 0 = none. Word t (t < 64): broadcast packets of tree t delivered (reduce results included). Word 64 + 32 t + r: results of reduce id r of tree t delivered (bits 31..0) and whether the last one failed (bit 63) (rw) */
+/* bus address of the collective completion area (8-byte aligned); 0 = none. Word t (t < 64): broadcast packets of tree t delivered (reduce results included). Word 64 + 32 t + r: results of reduce id r of tree t delivered (bits 31..0), whether the last one failed (bit 63) and whether it failed because a router refused it for lack of accumulator memory, to be re-issued (bit 62, with bit 63) (rw) */
 #define CANOPY_REG_COLL_WB_BASE 0x098u
 /* bus address of the get completion area (8-byte aligned); 0 = none, and the counts restart from 0 while it is 0. Word n (n = the target's linear node number): this node's gets that node has completed (bits 31..0), written after each one's data (rw) */
 #define CANOPY_REG_GET_WB_BASE 0x0A0u
@@ -167,6 +167,8 @@
 #define CANOPY_REG_GETS_DONE 0x1E0u
 /* this node's gets refused by their targets (or whose last response fell outside this node's window), a subset of GETS_DONE (also written back) (ro) */
 #define CANOPY_REG_GETS_FAILED 0x1E8u
+/* reduces this router's reduce engine refused: their first contribution found no free accumulator in the shared pool (docs/collectives.md); each still completes, its result goes down the tree with FAILED and RETRY, and libcanopy re-issues it (ro) */
+#define CANOPY_REG_REDUCES_REFUSED 0x1F0u
 /* atomics this node has done on its host memory (read, write back if the value changed, response sent); refused ones are not included (they count in ERR_GET_BOUNDS and GETS_SERVED) (ro) */
 #define CANOPY_REG_AMOS_SERVED 0x1F8u
 
@@ -229,6 +231,7 @@ static inline const char *canopy_reg_name(uint32_t offset)
     case CANOPY_REG_GET_RESPS: return "GET_RESPS";
     case CANOPY_REG_GETS_DONE: return "GETS_DONE";
     case CANOPY_REG_GETS_FAILED: return "GETS_FAILED";
+    case CANOPY_REG_REDUCES_REFUSED: return "REDUCES_REFUSED";
     case CANOPY_REG_AMOS_SERVED: return "AMOS_SERVED";
     default: return (const char *)0;
     }

@@ -1,4 +1,5 @@
-// canopy_coll_table: the collective routing table, one entry per tree (seed 002).
+// canopy_coll_table: the collective routing table, one entry per tree (seed 002): seed
+// 000's Membership Table.
 //
 // Interface contract
 //   - we_i / widx_i / wentry_i: write tree widx_i's entry. wok_o says, combinationally
@@ -6,14 +7,20 @@
 //     breaks a rule below, or widx_i >= NumTrees) leaves the table unchanged. The writer
 //     counts refusals; this block only judges.
 //   - ridx_i / rentry_o, lidx_i / lentry_o, l2idx_i / l2entry_o: three combinational read
-//     ports (the CSR read-back, the collective unit's and the reduce engine's lookups); an index beyond NumTrees reads as an
-//     invalid (all-zero) entry.
+//     ports (the CSR read-back, the collective unit's and the reduce engine's lookups); an
+//     index beyond NumTrees reads as an invalid (all-zero) entry.
 // Write-time rules of 002 for a valid entry: ports name links of this torus (< 2*NumDims);
 // a non-root entry's children lie in dimensions after its parent's dimension, or are the
 // port opposite its parent (the ring continuing away from the root), never the parent's
 // port itself; a transit node belongs to no group. An invalid entry clears the tree and
 // is always accepted. The global conditions (one root, consistent parent/child pairs)
 // span many routers: the fabric manager checks them (fw/).
+//
+// Storage: the valid bits in flip-flops (reset clears the table), the rest in distributed
+// RAM with an asynchronous read, one copy per read port (no multiplexer tree over the
+// entries): the whole word for the read-back port (it reads back as written), and for the
+// two lookup ports the bits a valid entry can have set (root, transit, parent, the
+// children of this torus's links, groups).
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -36,11 +43,11 @@ module canopy_coll_table #(
   output canopy_pkg::tree_entry_t        l2entry_o
 );
   localparam int unsigned NumLinks = 2 * NumDims;
+  localparam int unsigned TW       = NumTrees > 1 ? $clog2(NumTrees) : 1;
+  localparam int unsigned DataW    = 1 + 1 + 4 + NumLinks + 8;   // {groups, children, parent, transit, root}
 
   `CANOPY_STATIC_ASSERT(gen_trees_check, NumTrees >= 1 && NumTrees <= canopy_pkg::MaxTrees,
                         "NumTrees must be 1..canopy_pkg::MaxTrees")
-
-  canopy_pkg::tree_entry_t table_q [NumTrees];
 
   // The write-time rules.
   logic rules_ok;
@@ -65,28 +72,51 @@ module canopy_coll_table #(
   end
 
   assign wok_o = rules_ok && {1'b0, widx_i} < (IdxW + 1)'(NumTrees);
+  wire logic do_write = we_i && wok_o;
 
+  // Valid bits (reset) and the entries' other bits (three RAM copies, written alike). An
+  // invalid entry's other bits are stored as zeros, so it reads back as written.
+  logic [NumTrees-1:0] valid_q, written_q;   // written_q: since reset (else it reads as zeros)
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      for (int unsigned t = 0; t < NumTrees; t++) table_q[t] <= '0;
-    end else if (we_i && wok_o) begin
+      valid_q   <= '0;
+      written_q <= '0;
+    end else if (do_write) begin
       for (int unsigned t = 0; t < NumTrees; t++) begin
-        if (widx_i == IdxW'(t)) table_q[t] <= wentry_i;
+        if (widx_i == IdxW'(t)) begin
+          valid_q[t]   <= wentry_i.valid;
+          written_q[t] <= 1'b1;
+        end
       end
     end
   end
 
-  // Reads select by comparison (see canopy_router_input: no multipliers from indexing).
-  always_comb begin
-    rentry_o  = '0;
-    lentry_o  = '0;
-    l2entry_o = '0;
-    for (int unsigned t = 0; t < NumTrees; t++) begin
-      if (ridx_i == IdxW'(t))  rentry_o  = table_q[t];
-      if (lidx_i == IdxW'(t))  lentry_o  = table_q[t];
-      if (l2idx_i == IdxW'(t)) l2entry_o = table_q[t];
+  wire logic [DataW-1:0] wdata =
+      {wentry_i.groups, wentry_i.children[NumLinks-1:0], wentry_i.parent, wentry_i.transit, wentry_i.root};
+  logic [31:0]      word_q [NumTrees];   // the read-back copy: the entry as written
+  logic [DataW-1:0] mem1_q [NumTrees];
+  logic [DataW-1:0] mem2_q [NumTrees];
+  always_ff @(posedge clk_i) begin
+    if (do_write) begin
+      word_q[TW'(widx_i)] <= 32'(wentry_i);
+      mem1_q[TW'(widx_i)] <= wdata;
+      mem2_q[TW'(widx_i)] <= wdata;
     end
   end
+
+  // The entry as the 32 bits of canopy_pkg::tree_entry_t: {rsvd, groups, children,
+  // parent, transit, root, valid} (plain bits: this Yosys takes no struct-valued function).
+  function automatic logic [31:0] entry(input logic v, input logic [DataW-1:0] d);
+    entry = v ? {9'd0, d[6 + NumLinks +: 8], 8'(d[6 +: NumLinks]), d[5:2], d[1], d[0], 1'b1} : '0;
+  endfunction
+
+  // Reads: an index beyond the table reads as an invalid entry.
+  wire logic r_in  = {1'b0, ridx_i} < (IdxW + 1)'(NumTrees);
+  wire logic l_in  = {1'b0, lidx_i} < (IdxW + 1)'(NumTrees);
+  wire logic l2_in = {1'b0, l2idx_i} < (IdxW + 1)'(NumTrees);
+  assign rentry_o  = canopy_pkg::tree_entry_t'(r_in && written_q[TW'(ridx_i)] ? word_q[TW'(ridx_i)] : 32'd0);
+  assign lentry_o  = canopy_pkg::tree_entry_t'(entry(l_in && valid_q[TW'(lidx_i)], mem1_q[TW'(lidx_i)]));
+  assign l2entry_o = canopy_pkg::tree_entry_t'(entry(l2_in && valid_q[TW'(l2idx_i)], mem2_q[TW'(l2idx_i)]));
 
   `CANOPY_ASSERT(a_entries_legal, !(we_i && wok_o && wentry_i.valid && !wentry_i.root)
                                   || !wentry_i.children[wentry_i.parent[2:0]],

@@ -3,38 +3,61 @@
 //
 // Interface contract
 //   - in_*: REDUCE packets (valid/ready, whole packets in order) from the collective port's
-//     COLL_UP queue; in_port_i is the router input each came from.
-//   - look_idx_o / look_i: a read port of the routing table.
-//   - out_*: packets leaving the engine (valid/ready): a combined contribution for the
-//     parent (out_result_o = 0: send on COLL_UP through router port out_port_o), or, at
-//     the root, the result (out_result_o = 1: a BCAST_REQ with rflags RESULT for the
-//     collective unit, which sends it down the tree like any broadcast).
-//   - err_reduce_o: a contribution refused or disagreeing (op, dtype, len, offset, dst or
-//     ALL differ from the reduce's first contribution; a second one from the same port;
-//     an unknown op or dtype; len not a multiple of the element size): the reduce still
-//     completes, with rflags FAILED. err_dir_o: a contribution not from a child's port
+//     COLL_UP queue; in_port_i is the router input each came from. in_ready_o depends only
+//     on registers.
+//   - look_idx_o / look_i: a combinational read port of the membership table.
+//   - up_*: combined contributions for the parent, on COLL_UP through router port
+//     up_port_o; valid until up_grant_i (late: used only as an enable) takes the flit.
+//     Straight from flip-flops.
+//   - res_*: at the tree's root, the result: a BCAST_REQ with rflags RESULT for the
+//     collective unit's working memory (res_ready_i takes a flit), res_lanes_o with word 1
+//     (the outputs that must send it). Straight from flip-flops.
+//   - err_reduce_o: a contribution refused or disagreeing (op, dtype, len, offset, dst,
+//     group or ALL differ from the reduce's first contribution; a second one from the same
+//     port; an unknown op or dtype; len not a multiple of the element size): the reduce
+//     still completes, with rflags FAILED. err_dir_o: a contribution not from a child's port
 //     nor from a member host (dropped: it cannot be attributed). err_tree_o: tree not
-//     implemented or invalid (dropped). One pulse each.
+//     implemented or invalid (dropped). refused_o: a reduce found no free accumulator (see
+//     below). One registered pulse each.
 //
-// One packet at a time: header (2 words), then the payload streamed through a read-modify-
-// write of the accumulator (one word per cycle: the accumulator memory's registered read
-// overlaps the previous word's write). The first contribution of a reduce is stored, the
-// others combined. When every expected contribution is in (the children's ports and, for
-// a member host, the local port), the accumulator is sent on and the id is free again.
-// Flow control needs no credits: each (tree, id) has its accumulator, every port sends one
-// contribution per id, and hosts reuse an id only after its result has come back (the
-// driver's limit of NumIds in flight per tree).
+// State: per (tree, id) a state word (in block RAM: which ports contributed, failed,
+// refused, the fields of its first contribution, its accumulator) and an active bit (in
+// flip-flops, so reset clears every reduce). Accumulators come from a pool shared by the
+// trees (canopy_reduce_pool), one of them reserved for each tree. A reduce needs
+// one only from its first contribution until its last; a reduce that completes with its
+// first contribution (a single contributor here) and an empty one (a barrier) need none.
+// A first contribution that finds no slot is still consumed and never waits: the reduce is
+// marked refused, its later contributions are consumed and dropped, and once every
+// expected contribution is in, it goes on with rflags FAILED and RETRY (its members
+// re-issue it; docs/collectives.md argues why this never blocks the packets that free
+// slots). A failed result goes on with len 0: its payload is never written anywhere.
+//
+// Pipeline, one flit per cycle (flits of different packets overlap):
+//   word 0 taken; word 1 taken at cycle h: state word read (block RAM), table and active
+//   bit looked up; h+1: state word registered (the previous packet's update forwarded if
+//   it is the same reduce and not yet in the RAM); h+2: the verdict (checks, new state,
+//   pool slot); h+3 / h+4: a completing reduce's header words go out. A payload word taken
+//   at cycle a reads its accumulator word at a+2 and is combined at a+4 (the ALU between
+//   registers), then written back at a+5 (a read of the word written that cycle is
+//   forwarded) and, for the completing contribution, sent on at once (cut-through).
+// The output queue holds OutDepth+1 words and a word is only taken in while everything in
+// flight has room in it, so the pipeline never stalls: the input waits instead, on the up
+// lane (the parent drains COLL_UP) or, at the root, on a working-memory slot of the tree
+// (the down direction, which never waits on reduces).
 `default_nettype none
 `include "canopy_assert.svh"
 
 module canopy_reduce_engine #(
-  parameter int unsigned NumDims  = 0,   /// torus dimensions, 1..4; must be set
-  parameter int unsigned NumTrees = 16,  /// routing table entries
-  parameter int unsigned NumIds   = 32,  /// reduces in flight per tree (rid field: up to 32)
+  parameter int unsigned NumDims   = 0,   /// torus dimensions, 1..4; must be set
+  parameter int unsigned NumTrees  = 16,  /// membership table entries, power of two >= 2
+  parameter int unsigned NumIds    = 32,  /// reduces in flight per tree (rid field: 32)
+  parameter int unsigned PoolSlots = 64,  /// accumulators shared by the trees, power of two
+  parameter int unsigned OutDepth  = 16,  /// output queue behind its head register, power of two
   localparam int unsigned NumLinks = 2 * NumDims,
   localparam int unsigned NumLanes = NumLinks + 1,
-  localparam int unsigned PortW = $clog2(NumLanes + 1),
-  localparam int unsigned TreeIdW = canopy_pkg::HdrTreeBits
+  localparam int unsigned PortW    = $clog2(NumLanes + 1),
+  localparam int unsigned TreeIdW  = canopy_pkg::HdrTreeBits,
+  localparam int unsigned PoolCntW = $clog2(PoolSlots + 1)
 ) (
   input  wire logic                     clk_i,
   input  wire logic                     rst_i,
@@ -51,327 +74,517 @@ module canopy_reduce_engine #(
   input  wire canopy_pkg::tree_entry_t  look_i,
   /* verilator lint_on UNUSEDSIGNAL */
 
-  output logic                          out_valid_o,
-  output logic [63:0]                   out_flit_o,
-  output logic                          out_last_o,
-  output logic [PortW-1:0]              out_port_o,
-  output logic                          out_result_o,
-  input  wire logic                     out_ready_i,
+  output logic                          up_valid_o,
+  output logic [63:0]                   up_flit_o,
+  output logic                          up_last_o,
+  output logic [PortW-1:0]              up_port_o,
+  input  wire logic                     up_grant_i,
+
+  output logic                          res_valid_o,
+  output logic [63:0]                   res_flit_o,
+  output logic                          res_last_o,
+  output logic [NumLanes-1:0]           res_lanes_o,
+  input  wire logic                     res_ready_i,
 
   output logic                          err_reduce_o,
   output logic                          err_dir_o,
-  output logic                          err_tree_o
+  output logic                          err_tree_o,
+  output logic                          refused_o,
+  output logic [PoolCntW-1:0]           pool_free_o
 );
   localparam int unsigned LocalPort = NumLinks;
   localparam int unsigned WordsPerId = canopy_pkg::MaxPayloadBytes / 8;
-  localparam int unsigned WordW  = $clog2(WordsPerId);
-  localparam int unsigned TreeW  = NumTrees > 1 ? $clog2(NumTrees) : 1;
+  localparam int unsigned WordW  = $clog2(WordsPerId);          // payload word index
+  localparam int unsigned TreeW  = $clog2(NumTrees);
   localparam int unsigned RidW   = canopy_pkg::HdrRidBits;
-  localparam int unsigned IdW    = TreeW + RidW;          // (tree, rid)
+  localparam int unsigned IdW    = TreeW + RidW;                 // (tree, rid)
   localparam int unsigned NumRed = NumTrees * (1 << RidW);
-  localparam int unsigned AccW   = IdW + WordW;
+  localparam int unsigned PSlotW = $clog2(PoolSlots);
+  localparam int unsigned AccW   = PSlotW + WordW;
   localparam int unsigned LenW   = canopy_pkg::HdrLenBits;
-  localparam int unsigned OutW   = 1 + PortW + 1 + 64;    // {result, port, last, flit}
+  localparam int unsigned Cap    = OutDepth + 1;
+  localparam int unsigned RsvW   = $clog2(Cap + 1);
+  localparam int unsigned OutW   = NumLanes + 1 + PortW + 1 + 64;  // {lanes, result, port, last, flit}
 
   `CANOPY_STATIC_ASSERT(gen_ids_check, NumIds == (1 << canopy_pkg::HdrRidBits),
                         "NumIds must match the rid field (32)")
+  `CANOPY_STATIC_ASSERT(gen_trees_check, NumTrees >= 2 && (NumTrees & (NumTrees - 1)) == 0,
+                        "NumTrees must be a power of two >= 2")
+  `CANOPY_STATIC_ASSERT(gen_pool_check, PoolSlots >= NumIds + NumTrees - 1,
+                        "PoolSlots must let one tree hold all its ids while every other tree keeps its reserve")
 
-  // ---------------------------------------------------------------- per-reduce state
-  // Kept in a memory (read in SMeta, written in SUpdate); `active` in flops so reset
-  // clears every reduce.
+  // ---------------------------------------------------------------- the state word
+  // The fields a reduce's contributions must agree on, from its first contribution.
   typedef struct packed {
+    logic [2:0]      op;
+    logic [2:0]      dtype;
+    logic [LenW-1:0] len;
+    logic            all;
+    logic [39:0]     offset;
+    logic [15:0]     dst;
+    logic [7:0]      group;
+  } fields_t;
+  typedef struct packed {
+    logic                active;    // a reduce is in progress for this (tree, id)
     logic [NumLanes-1:0] mask;      // ports whose contribution is in
     logic                failed;
-    logic [2:0]          op;
-    logic [2:0]          dtype;
-    logic [LenW-1:0]     len;
-    logic                all;
-    logic [39:0]         offset;
-    logic [15:0]         dst;
-    logic [7:0]          group;
+    logic                retry;     // refused here or below: the members re-issue it
+    logic                ffail;     // the fields came from a failed contribution (not compared)
+    logic                has_slot;  // holds an accumulator
+    logic [PSlotW-1:0]   pslot;
+    fields_t             f;
   } meta_t;
-  localparam int unsigned MetaW = NumLanes + 1 + 3 + 3 + LenW + 1 + 40 + 16 + 8;
+  localparam int unsigned FieldsW = 3 + 3 + LenW + 1 + 40 + 16 + 8;
+  localparam int unsigned MetaW   = 1 + NumLanes + 4 + PSlotW + FieldsW;
 
-  logic [NumRed-1:0] active_q;
-
-  typedef enum logic [3:0] {
-    SIdle, SHdr1, SMeta, SData, SDrain, SUpdate, SEmit0, SEmit1, SEmitData
-  } state_e;
-  state_e state_q;
-
-  logic [63:0]        hdr0_q, hdr1_q;
-  logic [PortW-1:0]   port_q;
-  logic               ended_q;        // the packet's tail has been consumed
-  meta_t              meta_q;         // the reduce's state, updated by this packet
-  logic               first_q;
-  logic               root_q;
-  logic [NumLanes-1:0] expect_q;
-  logic [WordW:0]     widx_q;         // payload words handled / emitted
-  logic [WordW:0]     pay_words_q;
-  logic               v_keep_q;       // a refused but attributable contribution still counts
-
-  function automatic logic combine_q_d(input logic dup, input logic bad, input logic mismatch);
-    combine_q_d = !dup && !bad && !mismatch;
-  endfunction
+  // ---------------------------------------------------------------- input
+  logic [1:0]        ipos_q;      // 0: word 0 next, 1: word 1 next, 2: payload
+  logic [WordW:0]    ipidx_q;     // payload words taken of this packet
+  logic [63:0]       hdr0_q;
+  logic [PortW-1:0]  port0_q;
+  logic [RsvW-1:0]   rsv_q;       // output words reserved: queued or in flight
+  logic              init_q;      // clearing the state words after reset
+  logic [IdW-1:0]    init_id_q;
+  assign in_ready_o = rsv_q != RsvW'(Cap) && !init_q;
+  wire logic fire  = in_valid_i && in_ready_o;
+  wire logic f_w0  = fire && ipos_q == 2'd0;
+  wire logic f_w1  = fire && ipos_q == 2'd1;
+  wire logic f_pay = fire && ipos_q == 2'd2;
 
   /* verilator lint_off UNUSEDSIGNAL */  // the fields an engine reads
-  canopy_pkg::hdr_t h, hq;
+  canopy_pkg::hdr_t h_in;
   /* verilator lint_on UNUSEDSIGNAL */
-  assign h  = canopy_pkg::hdr_t'({in_flit_i, hdr0_q});   // in SHdr1: word 1 arriving
-  assign hq = canopy_pkg::hdr_t'({hdr1_q, hdr0_q});
-
-  wire logic [IdW-1:0] cur_id = {hq.tree[TreeW-1:0], hq.rid};
-  assign look_idx_o = hq.tree;
-
-  // ---------------------------------------------------------------- memories
-  logic [MetaW-1:0] meta_rdata;
-  logic             meta_we;
-  meta_t            meta_wdata;
-  canopy_sdp_ram #(.Width(MetaW), .Depth(NumRed)) u_meta (
-    .clk_i,
-    .we_i    (meta_we),
-    .waddr_i (cur_id),
-    .wdata_i (MetaW'(meta_wdata)),
-    .re_i    (state_q == SHdr1),
-    .raddr_i ({h.tree[TreeW-1:0], h.rid}),
-    .rdata_o (meta_rdata)
-  );
-
-  logic             acc_we, acc_re;
-  logic [AccW-1:0]  acc_waddr, acc_raddr;
-  logic [63:0]      acc_wdata, acc_rdata;
-  canopy_sdp_ram #(.Width(64), .Depth(NumRed * WordsPerId)) u_acc (
-    .clk_i,
-    .we_i    (acc_we),
-    .waddr_i (acc_waddr),
-    .wdata_i (acc_wdata),
-    .re_i    (acc_re),
-    .raddr_i (acc_raddr),
-    .rdata_o (acc_rdata)
-  );
-
-  // Read-modify-write pipeline: a payload word popped now is combined next cycle with the
-  // accumulator word read now.
-  logic             pv_q;
-  logic [63:0]      pflit_q;
-  logic [WordW-1:0] pidx_q;
-  logic [63:0]      alu_y;
-  canopy_reduce_alu u_alu (
-    .a_i     (acc_rdata),
-    .b_i     (pflit_q),
-    .op_i    (meta_q.op),
-    .dtype_i (meta_q.dtype),
-    .y_o     (alu_y)
-  );
-  assign acc_we    = pv_q;
-  assign acc_waddr = {cur_id, pidx_q};
-  assign acc_wdata = first_q ? pflit_q : alu_y;
-
-  // ---------------------------------------------------------------- the verdict (SMeta)
-  meta_t stored;
-  assign stored = meta_t'(meta_rdata);
-  logic  v_tree_ok, v_dir_ok, v_first, v_dup, v_bad, v_mismatch;
-  logic [NumLanes-1:0] v_expect, v_port_bit;
-  meta_t v_meta;
-  always_comb begin
-    logic [3:0] esize;
-    v_port_bit = NumLanes'(1) << port_q;
-    v_tree_ok  = {1'b0, hq.tree} < (TreeIdW + 1)'(NumTrees) && look_i.valid;
-    v_dir_ok   = port_q == PortW'(LocalPort)
-                 ? (!look_i.transit && look_i.groups[hq.group[2:0]] && hq.group < 8'(canopy_pkg::MaxGroups))
-                 : (port_q < PortW'(NumLinks) && look_i.children[3'(port_q)]);
-    v_expect   = '0;
-    v_expect[NumLinks-1:0] = look_i.children[NumLinks-1:0];
-    v_expect[LocalPort]    = !look_i.transit && look_i.groups[hq.group[2:0]];
-    v_first    = !active_q[cur_id];
-    v_dup      = !v_first && (stored.mask & v_port_bit) != '0;
-    esize      = (hq.dtype == canopy_pkg::DT_I32 || hq.dtype == canopy_pkg::DT_U32) ? 4'd4 : 4'd8;
-    v_bad      = hq.op > canopy_pkg::OP_MAX || hq.dtype > canopy_pkg::DT_U64
-                 || (hq.len & (LenW'(esize) - 1'b1)) != '0;
-    // A contribution that already failed below is not compared again: the disagreement
-    // was counted where the contributions met.
-    v_mismatch = !v_first && !hq.rflags[canopy_pkg::RflagFailed] && (stored.op != hq.op || stored.dtype != hq.dtype || stored.len != hq.len
-                              || stored.all != hq.rflags[canopy_pkg::RflagAll]
-                              || stored.offset != hq.offset || stored.dst != hq.dst
-                              || stored.group != hq.group);
-    v_meta = v_first ? '0 : stored;
-    if (v_first) begin
-      v_meta.op     = hq.op;
-      v_meta.dtype  = hq.dtype;
-      v_meta.len    = hq.len;
-      v_meta.all    = hq.rflags[canopy_pkg::RflagAll];
-      v_meta.offset = hq.offset;
-      v_meta.dst    = hq.dst;
-      v_meta.group  = hq.group;
-    end
-    if (!v_dup) v_meta.mask = v_meta.mask | v_port_bit;
-    v_meta.failed = v_meta.failed || v_dup || v_bad || v_mismatch || hq.rflags[canopy_pkg::RflagFailed];
-  end
-
-  // ---------------------------------------------------------------- output queue
-  logic             oq_push, oq_valid;
-  logic [OutW-1:0]  oq_in, oq_out;
-  logic [$clog2(4):0] oq_count;
-  logic             unused_oq_ready;
-  canopy_fifo #(.Width(OutW), .Depth(4)) u_out (
-    .clk_i,
-    .rst_i,
-    .in_valid_i  (oq_push),
-    .in_ready_o  (unused_oq_ready),
-    .in_data_i   (oq_in),
-    .out_valid_o (oq_valid),
-    .out_ready_i (out_ready_i),
-    .out_data_o  (oq_out),
-    .count_o     (oq_count)
-  );
-  assign out_valid_o  = oq_valid;
-  assign out_flit_o   = oq_out[63:0];
-  assign out_last_o   = oq_out[64];
-  assign out_port_o   = oq_out[65 +: PortW];
-  assign out_result_o = oq_out[OutW-1];
-
-  // Emission reads the accumulator ahead into the queue.
-  logic        ev_q, elast_q;      // a read issued last cycle, and whether it was the last word
-  wire logic   oq_room = 32'(oq_count) + 32'(ev_q) < 3;
-  canopy_pkg::hdr_t ohdr;          // the header sent on
-  always_comb begin
-    ohdr        = hq;
-    ohdr.ptype  = root_q ? canopy_pkg::PKT_BCAST_REQ : canopy_pkg::PKT_REDUCE;
-    ohdr.op     = meta_q.op;
-    ohdr.dtype  = meta_q.dtype;
-    ohdr.len    = meta_q.len;
-    ohdr.offset = meta_q.offset;
-    ohdr.dst    = meta_q.dst;
-    ohdr.group  = meta_q.group;
-    ohdr.flags  = '0;
-    ohdr.src    = my_coord_i;
-    ohdr.rflags = '0;
-    ohdr.rflags[canopy_pkg::RflagAll]    = meta_q.all;
-    ohdr.rflags[canopy_pkg::RflagFailed] = meta_q.failed;
-    ohdr.rflags[canopy_pkg::RflagResult] = root_q;
-  end
-  wire logic [PortW-1:0] oport = PortW'(look_i.parent);
-
-  // ---------------------------------------------------------------- control
-  wire logic   emit_read = state_q == SEmitData && widx_q < pay_words_q && oq_room;
-
-  always_comb begin
-    in_ready_o = 1'b0;
-    acc_re     = 1'b0;
-    acc_raddr  = {cur_id, WordW'(0)};
-    meta_we    = 1'b0;
-    meta_wdata = meta_q;
-    oq_push    = ev_q;
-    oq_in      = {root_q, oport, elast_q, acc_rdata};
-    unique case (state_q)
-      SIdle, SHdr1, SDrain: in_ready_o = 1'b1;
-      SData: begin
-        in_ready_o = 1'b1;
-        acc_re     = in_valid_i;
-        acc_raddr  = {cur_id, widx_q[WordW-1:0]};
-      end
-      SUpdate: begin
-        meta_we    = 1'b1;
-      end
-      SEmit0: begin
-        oq_push = oq_room;
-        oq_in   = {root_q, oport, 1'b0, 64'(ohdr)};
-      end
-      SEmit1: begin
-        oq_push = oq_room;
-        oq_in   = {root_q, oport, pay_words_q == '0, ohdr[127:64]};
-      end
-      SEmitData: begin
-        acc_re    = emit_read;
-        acc_raddr = {cur_id, widx_q[WordW-1:0]};
-      end
-      default: ;
-    endcase
-  end
-
-  wire logic [WordW:0] len_words = (WordW + 1)'((hq.len + LenW'(7)) >> 3);
+  assign h_in = canopy_pkg::hdr_t'({in_flit_i, hdr0_q});    // as word 1 arrives
+  wire logic [IdW-1:0] id_in = {h_in.tree[TreeW-1:0], h_in.rid};
+  assign look_idx_o = h_in.tree;
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      state_q  <= SIdle;
-      active_q <= '0;
-      pv_q     <= 1'b0;
-      ev_q     <= 1'b0;
-    end else begin
-      pv_q <= 1'b0;
-      ev_q <= emit_read;
-      unique case (state_q)
-        SIdle: if (in_valid_i) state_q <= SHdr1;
-        SHdr1: if (in_valid_i) state_q <= SMeta;
-        SMeta: begin
-          if (!v_tree_ok || !v_dir_ok) state_q <= ended_q ? SIdle : SDrain;
-          else if (combine_q_d(v_dup, v_bad, v_mismatch) && !ended_q) state_q <= SData;
-          else state_q <= ended_q ? SUpdate : SDrain;
-        end
-        SData: if (in_valid_i) begin
-          pv_q <= 1'b1;
-          if (in_last_i) state_q <= SUpdate;
-        end
-        SDrain: if (in_valid_i && in_last_i) state_q <= (v_keep_q ? SUpdate : SIdle);
-        SUpdate: begin
-          active_q[cur_id] <= 1'b1;
-          if (meta_q.mask == expect_q) state_q <= SEmit0;
-          else state_q <= SIdle;
-        end
-        SEmit0: if (oq_room) state_q <= SEmit1;
-        SEmit1: if (oq_room) state_q <= pay_words_q == '0 ? SIdle : SEmitData;
-        SEmitData: if (emit_read && widx_q + 1'b1 == pay_words_q) state_q <= SIdle;
-        default: state_q <= SIdle;
-      endcase
-      // An id is free again once its accumulator has been sent on.
-      if ((state_q == SEmit1 && oq_room && pay_words_q == '0)
-          || (state_q == SEmitData && emit_read && widx_q + 1'b1 == pay_words_q)) begin
-        active_q[cur_id] <= 1'b0;
-      end
+      ipos_q <= '0;
+    end else if (fire) begin
+      ipos_q <= in_last_i ? 2'd0 : (ipos_q == 2'd0 ? 2'd1 : 2'd2);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (f_w0) begin
+      hdr0_q  <= in_flit_i;
+      port0_q <= in_port_i;
+    end
+    if (f_w1)       ipidx_q <= '0;
+    else if (f_pay) ipidx_q <= ipidx_q + 1'b1;
+  end
+
+  // ---------------------------------------------------------------- state memory
+  // One word per (tree, id), its active bit included. After reset the engine takes no input
+  // until it has cleared every active bit (NumRed cycles, through the write port).
+  logic              upd_we_q, upd_ok_q;   // written now; the last verdict's update is held
+  logic [IdW-1:0]    upd_id_q;
+  meta_t             upd_q;
+  logic [MetaW-1:0]  meta_rdata;
+  wire logic [MetaW-1:0] upd_bits   = MetaW'(upd_q);     // active is the top bit
+  wire logic [MetaW-1:0] meta_wdata = {upd_bits[MetaW-1] && !init_q, upd_bits[MetaW-2:0]};
+  canopy_sdp_ram #(.Width(MetaW), .Depth(NumRed)) u_meta (
+    .clk_i,
+    .we_i    (upd_we_q || init_q),
+    .waddr_i (init_q ? init_id_q : upd_id_q),
+    .wdata_i (meta_wdata),
+    .re_i    (1'b1),
+    .raddr_i (id_in),
+    .rdata_o (meta_rdata)
+  );
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      init_q    <= 1'b1;
+      init_id_q <= '0;
+    end else if (init_q) begin
+      init_id_q <= init_id_q + 1'b1;
+      if (init_id_q == IdW'(NumRed - 1)) init_q <= 1'b0;
     end
   end
 
+  // ---------------------------------------------------------------- header stage 1 (word 1 taken)
+  logic                    hp1_v_q;
+  canopy_pkg::hdr_t        hp1_hdr_q;
+  logic [PortW-1:0]        hp1_port_q;
+  logic [IdW-1:0]          hp1_id_q;
+  /* verilator lint_off UNUSEDSIGNAL */  // reserved bits
+  canopy_pkg::tree_entry_t hp1_ent_q;
+  /* verilator lint_on UNUSEDSIGNAL */
   always_ff @(posedge clk_i) begin
-    unique case (state_q)
-      SIdle: if (in_valid_i) begin
-        hdr0_q  <= in_flit_i;
-        port_q  <= in_port_i;
-        ended_q <= in_last_i;
-      end
-      SHdr1: if (in_valid_i) begin
-        hdr1_q  <= in_flit_i;
-        ended_q <= in_last_i;
-      end
-      SMeta: begin
-        meta_q      <= v_meta;
-        first_q     <= v_first;
-        root_q      <= look_i.root;
-        expect_q    <= v_expect;
-        v_keep_q    <= v_tree_ok && v_dir_ok;
-        widx_q      <= '0;
-        pay_words_q <= len_words;
-      end
-      SData: if (in_valid_i) widx_q <= widx_q + 1'b1;
-      SUpdate: begin
-        widx_q      <= '0;
-        pay_words_q <= (WordW + 1)'((meta_q.len + LenW'(7)) >> 3);
-      end
-      SEmitData: if (emit_read) widx_q <= widx_q + 1'b1;
-      default: ;
-    endcase
-    pflit_q <= in_flit_i;
-    pidx_q  <= widx_q[WordW-1:0];
-    elast_q <= widx_q + 1'b1 == pay_words_q;
+    if (rst_i) hp1_v_q <= 1'b0;
+    else       hp1_v_q <= f_w1;
+  end
+  always_ff @(posedge clk_i) begin
+    if (f_w1) begin
+      hp1_hdr_q  <= h_in;
+      hp1_port_q <= port0_q;
+      hp1_id_q   <= id_in;
+      hp1_ent_q  <= look_i;
+    end
   end
 
-  assign err_tree_o   = state_q == SMeta && !v_tree_ok;
-  assign err_dir_o    = state_q == SMeta && v_tree_ok && !v_dir_ok;
-  assign err_reduce_o = state_q == SMeta && v_tree_ok && v_dir_ok && (v_dup || v_bad || v_mismatch);
+  // ---------------------------------------------------------------- header stage 2: state word in
+  // The previous packet's update may not be in the RAM (or the active bits) yet: forward it
+  // (upd_*_q hold the last verdict's update until the next verdict).
+  logic                    hp2_v_q;
+  /* verilator lint_off UNUSEDSIGNAL */  // the fields the verdict reads
+  canopy_pkg::hdr_t        hp2_hdr_q;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [IdW-1:0]          hp2_id_q;
+  logic                    hp2_tree_ok_q, hp2_dir_ok_q, hp2_bad_q, hp2_final1_q;
+  logic                    hp2_root_q;
+  logic [NumLanes-1:0]     hp2_expect_q, hp2_pbit_q, hp2_lanes_q;
+  logic [PortW-1:0]        hp2_parent_q;
+  meta_t                   hp2_meta_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) hp2_v_q <= 1'b0;
+    else       hp2_v_q <= hp1_v_q;
+  end
+  always_ff @(posedge clk_i) begin
+    if (hp1_v_q) begin
+      logic fwd, member;
+      logic [3:0] esize;
+      fwd = upd_ok_q && upd_id_q == hp1_id_q;
+      hp2_hdr_q    <= hp1_hdr_q;
+      hp2_id_q     <= hp1_id_q;
+      hp2_meta_q   <= fwd ? upd_q : meta_t'(meta_rdata);
+      member        = !hp1_ent_q.transit && hp1_ent_q.groups[hp1_hdr_q.group[2:0]]
+                      && {1'b0, hp1_hdr_q.group} < 9'(canopy_pkg::MaxGroups);
+      hp2_tree_ok_q <= {1'b0, hp1_hdr_q.tree} < (TreeIdW + 1)'(NumTrees) && hp1_ent_q.valid;
+      hp2_dir_ok_q  <= hp1_port_q == PortW'(LocalPort)
+                       ? member
+                       : ({1'b0, hp1_port_q} < (PortW + 1)'(NumLinks) && hp1_ent_q.children[3'(hp1_port_q)]);
+      hp2_expect_q  <= {!hp1_ent_q.transit && hp1_ent_q.groups[hp1_hdr_q.group[2:0]],
+                        hp1_ent_q.children[NumLinks-1:0]};
+      hp2_lanes_q   <= {member, hp1_ent_q.children[NumLinks-1:0]};
+      hp2_pbit_q    <= NumLanes'(1) << hp1_port_q;
+      hp2_final1_q  <= (NumLanes'(1) << hp1_port_q) == {!hp1_ent_q.transit && hp1_ent_q.groups[hp1_hdr_q.group[2:0]],
+                                                        hp1_ent_q.children[NumLinks-1:0]};
+      esize          = (hp1_hdr_q.dtype == canopy_pkg::DT_I32 || hp1_hdr_q.dtype == canopy_pkg::DT_U32) ? 4'd4 : 4'd8;
+      hp2_bad_q     <= hp1_hdr_q.op > canopy_pkg::OP_MAX || hp1_hdr_q.dtype > canopy_pkg::DT_U64
+                       || (hp1_hdr_q.len & (LenW'(esize) - 1'b1)) != '0;
+      hp2_root_q    <= hp1_ent_q.root;
+      hp2_parent_q  <= PortW'(hp1_ent_q.parent);
+    end
+  end
 
-  wire logic unused = unused_oq_ready;
+  // ---------------------------------------------------------------- the verdict
+  logic              pool_admit;
+  logic [PSlotW-1:0] pool_slot;
+  logic              v_ok, v_first, v_dup, v_mism, v_final, v_need, v_alloc, v_refuse, v_free;
+  logic              v_failed, v_retry, v_comb;
+  meta_t             v_meta;
+  fields_t hf;   // this contribution's fields
+  assign hf = {hp2_hdr_q.op, hp2_hdr_q.dtype, hp2_hdr_q.len, hp2_hdr_q.rflags[canopy_pkg::RflagAll],
+               hp2_hdr_q.offset, hp2_hdr_q.dst, hp2_hdr_q.group};
+  always_comb begin
+    v_ok     = hp2_v_q && hp2_tree_ok_q && hp2_dir_ok_q;
+    v_first  = !hp2_meta_q.active;
+    v_dup    = !v_first && (hp2_meta_q.mask & hp2_pbit_q) != '0;
+    // A contribution that failed below is not compared (the disagreement was counted where
+    // it was found), and neither are fields that came from one.
+    v_mism   = !v_first && !hp2_meta_q.ffail && !hp2_hdr_q.rflags[canopy_pkg::RflagFailed]
+               && hp2_meta_q.f != hf;
+    v_meta   = v_first ? '0 : hp2_meta_q;
+    if (v_first || (hp2_meta_q.ffail && !hp2_hdr_q.rflags[canopy_pkg::RflagFailed])) begin
+      v_meta.f     = hf;
+      v_meta.ffail = hp2_hdr_q.rflags[canopy_pkg::RflagFailed];
+    end
+    if (!v_dup) v_meta.mask = v_meta.mask | hp2_pbit_q;
+    v_final  = v_meta.mask == hp2_expect_q;
+    v_meta.active = !v_final;
+    // A first contribution that is not also the last needs an accumulator for its payload.
+    v_need   = v_ok && v_first && !hp2_final1_q && hp2_hdr_q.len != '0;
+    v_alloc  = v_need && pool_admit;
+    v_refuse = v_need && !pool_admit;
+    if (v_alloc) begin
+      v_meta.has_slot = 1'b1;
+      v_meta.pslot    = pool_slot;
+    end
+    v_failed = hp2_meta_q.failed && !v_first || v_dup || hp2_bad_q || v_mism || v_refuse
+               || hp2_hdr_q.rflags[canopy_pkg::RflagFailed];
+    v_retry  = hp2_meta_q.retry && !v_first || v_refuse || hp2_hdr_q.rflags[canopy_pkg::RflagRetry];
+    v_meta.failed = v_failed;
+    v_meta.retry  = v_retry;
+    // This contribution's payload is combined (or stored, when first).
+    v_comb   = !v_dup && !hp2_bad_q && !v_mism && !hp2_hdr_q.rflags[canopy_pkg::RflagFailed];
+    v_free   = v_ok && v_final && v_meta.has_slot;
+  end
 
-  `CANOPY_ASSERT(a_no_overrun, !(state_q == SData && in_valid_i) || widx_q < pay_words_q,
-                 "reduce contribution longer than its len")
+  canopy_reduce_pool #(.NumTrees(NumTrees), .PoolSlots(PoolSlots)) u_pool (
+    .clk_i,
+    .rst_i,
+    .tree_i       (hp2_hdr_q.tree[TreeW-1:0]),
+    .admit_o      (pool_admit),
+    .slot_o       (pool_slot),
+    .alloc_i      (v_alloc),
+    .free_i       (v_free),
+    .free_slot_i  (v_meta.pslot),
+    .free_count_o (pool_free_o)
+  );
+
+  // The state update, written next cycle; the verdict for the payload and the output.
+  logic              vd_emit_q, vd_failed_q, vd_retry_q, vd_root_q;
+  logic              vd_rd_q, vd_wr_q, vd_pay_q;
+  logic [PSlotW-1:0] vd_pslot_q;
+  fields_t           vd_f_q;
+  logic [TreeIdW-1:0] vd_tree_q;
+  logic [RidW-1:0]   vd_rid_q;
+  logic [PortW-1:0]  vd_port_q;
+  logic [NumLanes-1:0] vd_lanes_q;
+  logic [WordW:0]    vd_words_q;    // payload words sent on
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      upd_we_q     <= 1'b0;
+      upd_ok_q     <= 1'b0;
+      vd_emit_q    <= 1'b0;
+      err_tree_o   <= 1'b0;
+      err_dir_o    <= 1'b0;
+      err_reduce_o <= 1'b0;
+      refused_o    <= 1'b0;
+    end else begin
+      upd_we_q     <= v_ok;
+      if (hp2_v_q) upd_ok_q <= v_ok;
+      vd_emit_q    <= v_ok && v_final;
+      err_tree_o   <= hp2_v_q && !hp2_tree_ok_q;
+      err_dir_o    <= hp2_v_q && hp2_tree_ok_q && !hp2_dir_ok_q;
+      err_reduce_o <= v_ok && (v_dup || hp2_bad_q || v_mism);
+      refused_o    <= v_refuse;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (hp2_v_q) begin
+      upd_id_q  <= hp2_id_q;
+      upd_q     <= v_meta;
+    end
+    // The verdict holds until the next packet's: its payload words use it after it.
+    if (hp2_v_q) begin
+      vd_failed_q <= v_failed;
+      vd_retry_q  <= v_retry;
+      vd_root_q   <= hp2_root_q;
+      vd_f_q      <= v_meta.f;
+      vd_tree_q   <= hp2_hdr_q.tree;
+      vd_rid_q    <= hp2_hdr_q.rid;
+      vd_port_q   <= hp2_parent_q;
+      vd_lanes_q  <= hp2_lanes_q;
+      vd_pslot_q  <= v_meta.pslot;
+      // Accumulator read: combining into a held accumulator. Write: storing (first) or
+      // combining, unless this contribution completes the reduce. Payload sent on: the
+      // completing contribution of a reduce that did not fail.
+      vd_rd_q     <= v_ok && !v_first && v_meta.has_slot && v_comb;
+      vd_wr_q     <= v_ok && !v_final && v_meta.has_slot && v_comb;
+      vd_pay_q    <= v_ok && v_final && !v_failed;
+      vd_words_q  <= (WordW + 1)'((v_meta.f.len + LenW'(7)) >> 3);
+    end
+  end
+
+  // ---------------------------------------------------------------- header out (h+3, h+4)
+  canopy_pkg::hdr_t ohdr;
+  always_comb begin
+    ohdr        = '0;
+    ohdr.ptype  = vd_root_q ? canopy_pkg::PKT_BCAST_REQ : canopy_pkg::PKT_REDUCE;
+    ohdr.dst    = vd_f_q.dst;
+    ohdr.src    = my_coord_i;
+    ohdr.len    = vd_failed_q ? '0 : vd_f_q.len;
+    ohdr.tree   = vd_tree_q;
+    ohdr.offset = vd_f_q.offset;
+    ohdr.rid    = vd_rid_q;
+    ohdr.op     = vd_f_q.op;
+    ohdr.dtype  = vd_f_q.dtype;
+    ohdr.group  = vd_f_q.group;
+    ohdr.rflags[canopy_pkg::RflagAll]    = vd_f_q.all;
+    ohdr.rflags[canopy_pkg::RflagFailed] = vd_failed_q;
+    ohdr.rflags[canopy_pkg::RflagResult] = vd_root_q;
+    ohdr.rflags[canopy_pkg::RflagRetry]  = vd_failed_q && vd_retry_q;
+  end
+  logic e1_q;   // header word 1 goes out this cycle
+  always_ff @(posedge clk_i) begin
+    if (rst_i) e1_q <= 1'b0;
+    else       e1_q <= vd_emit_q;
+  end
+
+  // ---------------------------------------------------------------- payload pipeline
+  // f1 (taken at a) -> f2 -> read at a+2 -> f3 -> accumulator word at a+3 -> f4 -> ALU at a+4.
+  logic              f1_v_q, f2_v_q, f3_v_q, f4_v_q;
+  logic [63:0]       f1_d_q, f2_d_q, f3_d_q, f4_d_q;
+  logic [WordW-1:0]  f1_i_q, f2_i_q, f3_i_q, f4_i_q;   // payload word index
+  logic              f3_rd_q, f3_wr_q, f3_emit_q, f3_last_q;
+  logic              f4_rd_q, f4_wr_q, f4_emit_q, f4_last_q;
+  logic              f1_il_q, f2_il_q, f3_il_q, f4_il_q;   // the input packet's tail
+  logic [2:0]        f3_op_q, f3_dt_q, f4_op_q, f4_dt_q;
+  logic [PSlotW-1:0] f3_ps_q, f4_ps_q;
+  logic [63:0]       acc_rdata, acc_q, alu_y;
+  logic              wb_v_q, fw_q;
+  logic [AccW-1:0]   wb_addr_q;
+  logic [63:0]       wb_d_q, fw_d_q;
+
+  wire logic [AccW-1:0] rd_addr = {vd_pslot_q, f2_i_q};
+  canopy_sdp_ram #(.Width(64), .Depth(PoolSlots * WordsPerId)) u_acc (
+    .clk_i,
+    .we_i    (wb_v_q),
+    .waddr_i (wb_addr_q),
+    .wdata_i (wb_d_q),
+    .re_i    (1'b1),   // read every cycle: the word is taken only when it is wanted
+    .raddr_i (rd_addr),
+    .rdata_o (acc_rdata)
+  );
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      {f1_v_q, f2_v_q, f3_v_q, f4_v_q, wb_v_q} <= '0;
+    end else begin
+      f1_v_q <= f_pay && ipidx_q < (WordW + 1)'(WordsPerId);
+      f2_v_q <= f1_v_q;
+      f3_v_q <= f2_v_q;
+      f4_v_q <= f3_v_q;
+      wb_v_q <= f4_v_q && f4_wr_q;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    f1_d_q <= in_flit_i;
+    f1_i_q <= ipidx_q[WordW-1:0];
+    {f1_il_q, f2_il_q, f3_il_q, f4_il_q} <= {in_last_i, f1_il_q, f2_il_q, f3_il_q};
+    f2_d_q <= f1_d_q;
+    f2_i_q <= f1_i_q;
+    f3_d_q <= f2_d_q;
+    f3_i_q <= f2_i_q;
+    // The packet's verdict is in vd_q from h+3 until its last payload word has passed here.
+    f3_rd_q    <= vd_rd_q;
+    f3_wr_q    <= vd_wr_q;
+    f3_emit_q  <= vd_pay_q && {1'b0, f2_i_q} < vd_words_q;
+    f3_last_q  <= {1'b0, f2_i_q} + 1'b1 == vd_words_q;
+    f3_op_q    <= vd_f_q.op;
+    f3_dt_q    <= vd_f_q.dtype;
+    f3_ps_q    <= vd_pslot_q;
+    // A read of the word written this cycle returns the old word: take the new one.
+    fw_q       <= wb_v_q && wb_addr_q == rd_addr;
+    fw_d_q     <= wb_d_q;
+    f4_d_q <= f3_d_q;
+    f4_i_q <= f3_i_q;
+    {f4_rd_q, f4_wr_q, f4_emit_q, f4_last_q} <= {f3_rd_q, f3_wr_q, f3_emit_q, f3_last_q};
+    f4_op_q <= f3_op_q;
+    f4_dt_q <= f3_dt_q;
+    f4_ps_q <= f3_ps_q;
+    acc_q   <= fw_q ? fw_d_q : acc_rdata;
+    wb_addr_q <= {f4_ps_q, f4_i_q};
+    wb_d_q    <= alu_y;
+  end
+
+  logic [63:0] alu_out;
+  canopy_reduce_alu u_alu (
+    .a_i     (acc_q),
+    .b_i     (f4_d_q),
+    .op_i    (f4_op_q),
+    .dtype_i (f4_dt_q),
+    .y_o     (alu_out)
+  );
+  // Combining into a held accumulator; else (first contribution) the payload itself.
+  assign alu_y = f4_rd_q ? alu_out : f4_d_q;
+
+  // ---------------------------------------------------------------- output queue
+  // Pushes: header word 0 at h+3, word 1 at h+4, payload words at a+4 (into the queue a
+  // cycle later); never two at once.
+  // (registered once more before the queue: the ALU's carry chains end at a register)
+  logic            o_push, o_push_q;
+  logic [OutW-1:0] o_in, o_in_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) o_push_q <= 1'b0;
+    else       o_push_q <= o_push;
+  end
+  always_ff @(posedge clk_i) o_in_q <= o_in;
+  always_comb begin
+    o_push = 1'b0;
+    o_in   = '0;
+    if (vd_emit_q) begin
+      o_push = 1'b1;
+      o_in   = {vd_lanes_q, vd_root_q, vd_port_q, 1'b0, ohdr[63:0]};
+    end else if (e1_q) begin
+      o_push = 1'b1;
+      o_in   = {vd_lanes_q, vd_root_q, vd_port_q, vd_failed_q || vd_f_q.len == '0, ohdr[127:64]};
+    end else if (f4_v_q && f4_emit_q) begin
+      o_push = 1'b1;
+      o_in   = {vd_lanes_q, vd_root_q, vd_port_q, f4_last_q, alu_y};
+    end
+  end
+
+  logic            oh_up_q, oh_res_q, st_valid, st_ready;
+  /* verilator lint_off UNUSEDSIGNAL */  // its result bit is kept in oh_up_q / oh_res_q
+  logic [OutW-1:0] oh_q;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [OutW-1:0] st_out;
+  logic [$clog2(OutDepth):0] unused_st_count;
+  wire logic o_pop   = up_grant_i || res_ready_i;
+  wire logic o_load  = !(oh_up_q || oh_res_q) || o_pop;
+  wire logic st_push = o_push_q && !(o_load && !st_valid);
+  canopy_fifo #(.Width(OutW), .Depth(OutDepth)) u_out (
+    .clk_i,
+    .rst_i,
+    .in_valid_i  (st_push),
+    .in_ready_o  (st_ready),
+    .in_data_i   (o_in_q),
+    .out_valid_o (st_valid),
+    .out_ready_i (o_load),
+    .out_data_o  (st_out),
+    .count_o     (unused_st_count)
+  );
+  wire logic [OutW-1:0] o_next = st_valid ? st_out : o_in_q;
+  wire logic            o_next_v = st_valid || o_push_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      oh_up_q  <= 1'b0;
+      oh_res_q <= 1'b0;
+    end else if (o_load) begin
+      oh_up_q  <= o_next_v && !o_next[64 + 1 + PortW];
+      oh_res_q <= o_next_v && o_next[64 + 1 + PortW];
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (o_load) oh_q <= o_next;
+  end
+  assign up_valid_o  = oh_up_q;
+  assign up_flit_o   = oh_q[63:0];
+  assign up_last_o   = oh_q[64];
+  assign up_port_o   = oh_q[65 +: PortW];
+  assign res_valid_o = oh_res_q;
+  assign res_flit_o  = oh_q[63:0];
+  assign res_last_o  = oh_q[64];
+  assign res_lanes_o = oh_q[OutW-1 -: NumLanes];
+
+  // ---------------------------------------------------------------- reservations
+  // Every word taken in is either sent on or dropped: reserve at the input, release then.
+  // Drops are counted into a register and released a cycle later (conservative), so the
+  // count's next value depends on the late signals (a flit taken, a word popped) only
+  // through a last multiplexer.
+  logic [2:0] drop_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      drop_q <= '0;
+      rsv_q  <= '0;
+    end else begin
+      logic [RsvW-1:0] base;
+      drop_q <= 3'(f_w0 && in_last_i)                                  // a 1-flit packet
+                + (hp2_v_q && !(v_ok && v_final) ? 3'd2 : 3'd0)         // header not sent
+                + 3'(f4_v_q && !f4_emit_q)                              // payload not sent
+                + 3'(f_pay && ipidx_q >= (WordW + 1)'(WordsPerId));     // beyond 256 bytes
+      base = rsv_q - RsvW'(drop_q);
+      case ({fire, o_pop})
+        2'b10:   rsv_q <= base + 1'b1;
+        2'b01:   rsv_q <= base - 1'b1;
+        default: rsv_q <= base;
+      endcase
+    end
+  end
+
+  `CANOPY_ASSERT(a_one_push, 32'(vd_emit_q) + 32'(e1_q) + 32'(f4_v_q && f4_emit_q) <= 1,
+                 "two words pushed into the output queue at once")
+  `CANOPY_ASSERT(a_out_room, !st_push || st_ready, "reduce output queue overflow")
+  `CANOPY_ASSERT(a_rsv_bound, 32'(rsv_q) <= Cap, "reduce output reservations above capacity")
+  `CANOPY_ASSERT(a_pop_valid, !up_grant_i || oh_up_q, "up lane granted with nothing to send")
+  `CANOPY_ASSERT(a_res_valid, !res_ready_i || oh_res_q, "result taken with nothing to take")
+  `CANOPY_ASSERT(a_hdr_spacing, !(f_w1 && hp1_v_q), "two packets' word 1 in consecutive cycles")
+  `CANOPY_ASSERT(a_pay_words, !(f4_v_q && f4_emit_q && f4_il_q) || f4_last_q,
+                 "a completing contribution's payload is shorter than its length")
 endmodule
 
 `default_nettype wire

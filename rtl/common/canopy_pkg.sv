@@ -71,11 +71,12 @@ package canopy_pkg;
   localparam int unsigned RflagAll = 0;  // REDUCE: the result goes to every member (allreduce, barrier); else only `dst` writes it
   localparam int unsigned RflagFailed = 1;  // result BCAST: the reduce failed (contributions disagreed or were duplicated); its payload is not written. GET_RESP (with LAST, len 0): the target refused the get
   localparam int unsigned RflagResult = 2;  // BCAST: this is the result of reduce `rid` (the host interface reports it per (tree, rid))
+  localparam int unsigned RflagRetry = 3;  // REDUCE, result BCAST (with FAILED): a router on the tree had no free accumulator for the reduce and refused it (counted in REDUCES_REFUSED); every member re-issues it (libcanopy does, transparently)
 
   // The header as one 128-bit value: word 1 in bits [127:64], word 0 in [63:0].
   typedef struct packed {
-    logic [1:0]      rsvd1_0;
-    logic [2:0]      rflags;  // reduce flags (table below)
+    logic            rsvd1_0;
+    logic [3:0]      rflags;  // reduce flags (table below)
     logic [7:0]      group;  // subgroup id (group mask index) within the tree
     logic [2:0]      dtype;  // reduce element type
     logic [2:0]      op;  // reduce operation
@@ -133,7 +134,7 @@ package canopy_pkg;
   localparam int unsigned HdrOpBits = 3;
   localparam int unsigned HdrDtypeBits = 3;
   localparam int unsigned HdrGroupBits = 8;
-  localparam int unsigned HdrRflagsBits = 3;
+  localparam int unsigned HdrRflagsBits = 4;
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

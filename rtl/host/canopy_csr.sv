@@ -77,6 +77,7 @@ module canopy_csr (
   input  wire logic [63:0] get_resps_i,
   input  wire logic [63:0] gets_done_i,
   input  wire logic [63:0] gets_failed_i,
+  input  wire logic [63:0] reduces_refused_i,
   input  wire logic [63:0] amos_served_i
 );
   // Byte-strobe merge of a write into a stored value.
@@ -153,6 +154,7 @@ module canopy_csr (
       12'h1D8: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h1E0: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h1E8: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h1F0: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h1F8: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       default: ;
     endcase
@@ -258,6 +260,7 @@ module canopy_csr (
       12'h1D8: begin rd_mux = get_resps_i; rd_hit = 1'b1; end
       12'h1E0: begin rd_mux = gets_done_i; rd_hit = 1'b1; end
       12'h1E8: begin rd_mux = gets_failed_i; rd_hit = 1'b1; end
+      12'h1F0: begin rd_mux = reduces_refused_i; rd_hit = 1'b1; end
       12'h1F8: begin rd_mux = amos_served_i; rd_hit = 1'b1; end
       default: ;
     endcase

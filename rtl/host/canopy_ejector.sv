@@ -40,8 +40,9 @@
 //   BCAST with rflags RESULT (a reduce's result): the payload is written only if the
 //     reduce did not fail and it is for this node (rflags ALL, or dst = this node); then,
 //     instead of the broadcast counter, the status word of (tree, rid) at COLL_WB_BASE +
-//     8 * (64 + 32 * tree + rid) := {failed (bit 63), results of the tree so far (31..0)}
-//     (result_o pulses).
+//     8 * (64 + 32 * tree + rid) := {failed (bit 63), refused for lack of accumulator
+//     memory, to be re-issued (bit 62: FAILED and RETRY), results of the tree so far
+//     (31..0)} (result_o pulses).
 //   BCAST with SKIP_SRC at its source: counted, not written (the source learns its
 //     broadcast has passed the root).
 //   CONFIG: entry `tree` of the router's collective table := offset bits 31..0, through
@@ -209,6 +210,8 @@ module canopy_ejector #(
   wire logic is_bcast  = hdr.ptype == canopy_pkg::PKT_BCAST;
   wire logic is_result = is_bcast && hdr.rflags[canopy_pkg::RflagResult];
   wire logic res_failed = hdr.rflags[canopy_pkg::RflagFailed];
+  // Refused for lack of accumulator memory at a router: the members re-issue it.
+  wire logic res_retry  = res_failed && hdr.rflags[canopy_pkg::RflagRetry];
   // The source's own copy of a SKIP_SRC broadcast: counted, not written.
   wire logic skip_self = is_bcast && hdr.flags[canopy_pkg::FlagSkipSrc] && hdr.src == my_coord_i;
   // A result's payload is for this node: an allreduce, or a reduce to this node, not failed.
@@ -348,7 +351,7 @@ module canopy_ejector #(
       end
       SCountData: begin
         data_valid_o = 1'b1;
-        data_o       = is_gresp ? 64'(gcnt_q) : is_result ? {res_failed, 31'd0, res_sel} : 64'(cnt_sel);
+        data_o       = is_gresp ? 64'(gcnt_q) : is_result ? {res_failed, res_retry, 30'd0, res_sel} : 64'(cnt_sel);
       end
       SData: begin
         // Past an early tail the payload is padded with zeros.

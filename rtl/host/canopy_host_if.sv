@@ -151,7 +151,8 @@ module canopy_host_if #(
   input  wire logic [31:0]           err_bad_len_i,
   input  wire logic [31:0]           err_coll_dir_i,
   input  wire logic [31:0]           err_coll_tree_i,
-  input  wire logic [31:0]           err_reduce_i
+  input  wire logic [31:0]           err_reduce_i,
+  input  wire logic [31:0]           reduces_refused_i
 );
   localparam int unsigned CsrAddrBits = canopy_regs_pkg::CsrAddrBits;
   localparam int unsigned WinIdxBits  = $clog2(canopy_host_pkg::InjWindowWords);
@@ -276,6 +277,7 @@ module canopy_host_if #(
     .gets_done_i      (cnt_q[CGetsDone]),
     .gets_failed_i    (cnt_q[CGetsFailed]),
     .amos_served_i    (cnt_q[CAmosServed]),
+    .reduces_refused_i(64'(reduces_refused_i)),
     .rings_i          (reg_rings),
     .topo_i           (reg_topo),
     .status_i         (reg_status),

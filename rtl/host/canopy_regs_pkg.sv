@@ -13,7 +13,7 @@ package canopy_regs_pkg;
   localparam logic [31:0] Magic           = 32'h43504E59;
   localparam int unsigned BlockType       = 1;
   localparam int unsigned VersionMajor    = 1;
-  localparam int unsigned VersionMinor    = 1;
+  localparam int unsigned VersionMinor    = 2;
 
   localparam int unsigned RegId = 'h000;
   localparam int unsigned IdMagicLsb = 0, IdMagicWidth = 32;
@@ -92,6 +92,7 @@ package canopy_regs_pkg;
   localparam int unsigned RegGetResps = 'h1D8;
   localparam int unsigned RegGetsDone = 'h1E0;
   localparam int unsigned RegGetsFailed = 'h1E8;
+  localparam int unsigned RegReducesRefused = 'h1F0;
   localparam int unsigned RegAmosServed = 'h1F8;
 endpackage
 /* verilator lint_on UNUSEDPARAM */

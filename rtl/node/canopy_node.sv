@@ -134,7 +134,7 @@ module canopy_node #(
   logic [NumPorts-1:0][VcW-1:0]        rtr_rx_vc, rtr_tx_vc;
   logic [NumPorts-1:0][NumVcs-1:0]     rtr_rx_credit, rtr_tx_credit;
   logic [31:0]                         err_bad_type, err_bad_dst, err_bad_len;
-  logic [31:0]                         err_coll_dir, err_coll_tree, err_reduce;
+  logic [31:0]                         err_coll_dir, err_coll_tree, err_reduce, reduces_refused;
   logic                                tbl_we, tbl_wok;
   logic [TreeIdW-1:0]                  tbl_widx, tbl_ridx;
   canopy_pkg::tree_entry_t             tbl_wentry, tbl_rentry;
@@ -203,7 +203,8 @@ module canopy_node #(
     .err_bad_len_o  (err_bad_len),
     .err_coll_dir_o (err_coll_dir),
     .err_coll_tree_o(err_coll_tree),
-    .err_reduce_o   (err_reduce)
+    .err_reduce_o   (err_reduce),
+    .reduces_refused_o(reduces_refused)
   );
 
   canopy_host_if #(
@@ -254,6 +255,7 @@ module canopy_node #(
     .err_coll_dir_i (err_coll_dir),
     .err_coll_tree_i(err_coll_tree),
     .err_reduce_i   (err_reduce),
+    .reduces_refused_i(reduces_refused),
     .tbl_we_o       (tbl_we),
     .tbl_widx_o     (tbl_widx),
     .tbl_wentry_o   (tbl_wentry),

@@ -23,8 +23,8 @@
 //   - my_coord_i / torus_size_i are static while out of reset (strapped or set by the
 //     fabric manager before traffic); sizes of unused dimensions must be 1.
 //   - err_*_o count refused packets (wrapping 32-bit counters), see canopy_router_input;
-//     err_coll_dir_o / err_coll_tree_o / err_reduce_o: collective packets refused (see
-//     canopy_coll_unit).
+//     err_coll_dir_o / err_coll_tree_o collective packets dropped (see canopy_coll_unit);
+//     reduces_refused_o reduces refused for lack of an accumulator (canopy_reduce_engine).
 //   - slot_credit_*: the collective subnet's slot credits, one (valid, tree) per link
 //     port and direction, beside the flit credits: rx_slot_credit_*_o[p] go back to the
 //     neighbour on p, tx_slot_credit_*_i[p] come from it (see canopy_coll_unit). Index
@@ -99,7 +99,8 @@ module canopy_router #(
   output logic      [31:0]                                 err_bad_len_o,
   output logic      [31:0]                                 err_coll_dir_o,
   output logic      [31:0]                                 err_coll_tree_o,
-  output logic      [31:0]                                 err_reduce_o
+  output logic      [31:0]                                 err_reduce_o,
+  output logic      [31:0]                                 reduces_refused_o
 );
   localparam int unsigned LocalPort = 2 * NumDims;
   localparam int unsigned NumLinks  = 2 * NumDims;
@@ -327,7 +328,7 @@ module canopy_router #(
 
   // ---------------------------------------------------------------- collective unit
   logic [1:0] err_dir, err_tree;
-  logic       err_reduce;
+  logic       err_reduce, reduce_refused;
 
   canopy_coll_unit #(
     .NumDims      (NumDims),
@@ -367,7 +368,8 @@ module canopy_router #(
     .up_grant_i          (up_grant),
     .err_dir_o           (err_dir),
     .err_tree_o          (err_tree),
-    .err_reduce_o        (err_reduce)
+    .err_reduce_o        (err_reduce),
+    .refused_o           (reduce_refused)
   );
   assign rx_slot_credit_valid_o[LocalPort] = 1'b0;
   assign rx_slot_credit_tree_o[LocalPort]  = '0;
@@ -387,6 +389,7 @@ module canopy_router #(
       err_coll_dir_o  <= '0;
       err_coll_tree_o <= '0;
       err_reduce_o    <= '0;
+      reduces_refused_o <= '0;
     end else begin
       err_bad_type_o  <= err_bad_type_o + popcount(err_type);
       err_bad_dst_o   <= err_bad_dst_o + popcount(err_dst);
@@ -394,6 +397,7 @@ module canopy_router #(
       err_coll_dir_o  <= err_coll_dir_o + 32'(err_dir[0]) + 32'(err_dir[1]);
       err_coll_tree_o <= err_coll_tree_o + 32'(err_tree[0]) + 32'(err_tree[1]);
       err_reduce_o    <= err_reduce_o + 32'(err_reduce);
+      reduces_refused_o <= reduces_refused_o + 32'(reduce_refused);
     end
   end
 

@@ -15,7 +15,8 @@
 # consumes without a credit (and returns one too many) and passes only if the RTL
 # assertions report it, which proves assertions are live in these builds.
 
-UNIT_TESTS := fifo credit_counter credit_counter_neg rr_arbiter lrg_arbiter crossbar route_dor route_lookahead vc_fifo switch_alloc output_vc_state hdr_check
+UNIT_TESTS := fifo credit_counter credit_counter_neg rr_arbiter lrg_arbiter crossbar route_dor route_lookahead vc_fifo switch_alloc output_vc_state hdr_check \
+  coll_table coll_rx_sched coll_wmem coll_desc_queue coll_send_sched reduce_alu reduce_pool reduce_engine
 
 UNIT_SRC_DIR   := tests/unit
 UNIT_BUILD_DIR := build/unit
@@ -35,7 +36,7 @@ UNIT_VERILATOR_FLAGS := --cc --exe --build -j 2 -Wall --assert $(RTL_INC) --pref
   -CFLAGS "-std=c++17 -Wall -Wextra -I$(CURDIR)/$(UNIT_SRC_DIR) -I$(CURDIR)/sim"
 
 $(UNIT_BUILD_DIR)/%/unit_test: $(UNIT_SRC_DIR)/canopy_unit_%_tb.sv $(UNIT_SRC_DIR)/%_test.cpp \
-                           $(UNIT_SRC_DIR)/unit_common.hpp $(UNIT_SRC_DIR)/route_ref.hpp sim/rng.hpp $(RTL_SRCS) | deps-sim
+                           $(UNIT_SRC_DIR)/unit_common.hpp $(UNIT_SRC_DIR)/route_ref.hpp $(UNIT_SRC_DIR)/coll_model.hpp sim/rng.hpp $(RTL_SRCS) | deps-sim
 	@mkdir -p $(@D)
 	@echo "  VERILATE unit/$*"
 	@verilator $(UNIT_VERILATOR_FLAGS) --top-module canopy_unit_$*_tb \
