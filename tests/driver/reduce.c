@@ -31,9 +31,10 @@
  *      idle again, 32 allreduces on tree 0 are not refused at all.
  *      KNOWN FAILURE (branch coll): with 2 or more trees the fabric stalls (the stall
  *      watchdog fires; some hosts' injection rings stop draining a few packets in) at the
- *      same cycle with libcanopy's re-issue disabled, so it is not the re-issue's doing;
- *      --pool-trees 1 verifies its results and fails only the REDUCES_REFUSED check (one
- *      tree's 32 ids never run the pool out). Back into the default cases once fixed.
+ *      same cycle with libcanopy's re-issue disabled, so it is not the re-issue's doing
+ *      (likely cause: docs/collectives.md, "Known problem"); --pool-trees 1 verifies its
+ *      results and fails only the REDUCES_REFUSED check (one tree's 32 ids never run the
+ *      pool out). Back into the default cases once fixed.
  */
 #include <inttypes.h>
 #include <stdint.h>
