@@ -122,7 +122,7 @@ int canopy_dev_wait(canopy_dev *dev, const volatile uint64_t *addr, uint64_t mas
 /* Reduces in flight on some tree (coll.c). */
 int canopy_coll_busy(const canopy_dev *dev);
 /* Collect the results of every tree's reduces in flight, re-issuing the refused ones whose
- * turn has come (coll.c). 0 or an injection error. */
+ * turn has come (coll.c). Returns 0: a failed re-issue ends that reduce with its error. */
 int canopy_coll_progress(canopy_dev *dev);
 
 #endif /* CANOPY_DEV_H */
