@@ -3,8 +3,8 @@
 //
 // Interface contract
 //   - in_*: REDUCE packets (valid/ready, whole packets in order) from the collective port's
-//     COLL_UP queue; in_port_i is the router input each came from. in_ready_o depends only
-//     on registers.
+//     COLL_UP queue; in_port_i is the router input each came from. in_ready_o is high
+//     from the end of the clearing after reset on: the input never waits on the output.
 //   - look_idx_o / look_i: a combinational read port of the membership table.
 //   - up_*: combined contributions for the parent, on COLL_UP through router port
 //     up_port_o; valid until up_grant_i (late: used only as an enable) takes the flit.
@@ -23,27 +23,32 @@
 // State: per (tree, id) a state word (in block RAM: which ports contributed, failed,
 // refused, the fields of its first contribution, its accumulator) and an active bit (in
 // flip-flops, so reset clears every reduce). Accumulators come from a pool shared by the
-// trees (canopy_reduce_pool), one of them reserved for each tree. A reduce needs
-// one only from its first contribution until its last; a reduce that completes with its
-// first contribution (a single contributor here) and an empty one (a barrier) need none.
+// trees (canopy_reduce_pool), one of them reserved for each tree. A reduce with a payload
+// holds one from its first contribution until its result has been sent (a single
+// contributor's too: the result is always sent from the accumulator); an empty one (a
+// barrier) needs none.
 // A first contribution that finds no slot is still consumed and never waits: the reduce is
 // marked refused, its later contributions are consumed and dropped, and once every
 // expected contribution is in, it goes on with rflags FAILED and RETRY (its members
 // re-issue it; docs/collectives.md argues why this never blocks the packets that free
 // slots). A failed result goes on with len 0: its payload is never written anywhere.
 //
-// Pipeline, one flit per cycle (flits of different packets overlap):
+// Pipeline, one flit per cycle (flits of different packets overlap), never stalled:
 //   word 0 taken; word 1 taken at cycle h: state word read (block RAM), table and active
 //   bit looked up; h+1: state word registered (the previous packet's update forwarded if
 //   it is the same reduce and not yet in the RAM); h+2: the verdict (checks, new state,
-//   pool slot); h+3 / h+4: a completing reduce's header words go out. A payload word taken
-//   at cycle a reads its accumulator word at a+2 and is combined at a+4 (the ALU between
-//   registers), then written back at a+5 (a read of the word written that cycle is
-//   forwarded) and, for the completing contribution, sent on at once (cut-through).
-// The output queue holds OutDepth+1 words and a word is only taken in while everything in
-// flight has room in it, so the pipeline never stalls: the input waits instead, on the up
-// lane (the parent drains COLL_UP) or, at the root, on a working-memory slot of the tree
-// (the down direction, which never waits on reduces).
+//   pool slot). A payload word taken at cycle a reads its accumulator word at a+2 and is
+//   combined at a+4 (the ALU between registers), then written back at a+5 (a read of the
+//   word written that cycle is forwarded), the completing contribution's too.
+// Sending: a completed reduce is queued as ready once its packet's tail has been written
+// back (a ready queue in block RAM, one entry per (tree, id) at most); the sender takes the
+// oldest, sends its header words and then its payload from a second copy of the
+// accumulator memory, one word per cycle while the output queue (OutDepth+1 words) has
+// room, and frees the accumulator with the last word. Only the sender waits on the output:
+// on the up lane (COLL_UP credits toward the parent) or, at the root, on a working-memory
+// slot of the tree. Taking input never waits on the output, so engines whose up directions
+// cross (two trees over one link in opposite directions) cannot hold each other up:
+// docs/collectives.md, "Reduce ... Deadlock".
 `default_nettype none
 `include "canopy_assert.svh"
 

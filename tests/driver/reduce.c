@@ -22,19 +22,15 @@
  *   4. Mismatched contributions (node 1 uses another op, dtype or count): every node's
  *      wait returns CANOPY_EREDUCE, nothing is written, ERR_REDUCE grows somewhere, and
  *      the next allreduce on the tree is right.
- *   5. (Not in the default cases: run it with --cases 5.) The routers' reduce memory full
- *      from many trees at once: every node issues 32 allreduces (256 bytes, every op and
- *      type) on each of --pool-trees trees (default 16, roots spread over the nodes; trees
- *      0 and 1 are the ones set up above) before waiting for any: far more than a router's
- *      64 accumulators, so routers refuse reduces (REDUCES_REFUSED grows) and libcanopy
- *      re-issues them; every result is right, every wait returns OK. Then, with the memory
- *      idle again, 32 allreduces on tree 0 are not refused at all.
- *      KNOWN FAILURE (branch coll): with 2 or more trees the fabric stalls (the stall
- *      watchdog fires; some hosts' injection rings stop draining a few packets in) at the
- *      same cycle with libcanopy's re-issue disabled, so it is not the re-issue's doing
- *      (likely cause: docs/collectives.md, "Known problem"); --pool-trees 1 verifies its
- *      results and fails only the REDUCES_REFUSED check (one tree's 32 ids never run the
- *      pool out). Back into the default cases once fixed.
+ *   5. The routers' reduce memory full from many trees at once: every node issues 32
+ *      allreduces (256 bytes, every op and type) on each of --pool-trees trees (default 16,
+ *      roots spread over the nodes; trees 0 and 1 are the ones set up above) before
+ *      waiting for any, node 0 before the others: far more than a router's 64
+ *      accumulators, so routers refuse reduces (REDUCES_REFUSED grows; not checked with 2
+ *      trees or fewer, whose 32 ids fit) and libcanopy re-issues them; every result is
+ *      right, every wait returns OK. Then, with the memory idle again, 32 allreduces on
+ *      tree 0 are not refused at all. (With 2 or more trees this stalled the first
+ *      version of the rebuilt reduce engine: docs/collectives.md, "Deadlock".)
  */
 #include <inttypes.h>
 #include <stdint.h>
@@ -750,7 +746,7 @@ int main(int argc, char **argv)
 {
     int roots_all = 1, one_root = 0, quick = 0;
     unsigned pool_trees = POOL_TREES;
-    const char *cases = "1234"; /* case 5 only on request: see its comment */
+    const char *cases = "12345";
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--roots") && i + 1 < argc) {
             ++i;
