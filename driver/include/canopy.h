@@ -45,6 +45,8 @@ enum canopy_status {
     CANOPY_EPERM = -12,     /* the OS refused access (device files, hugepages, pagemap) */
     CANOPY_ENOTREE = -13,   /* the tree is not set up on this node (canopy_tree_attach) */
     CANOPY_EREDUCE = -14,   /* a reduce failed: contributions disagreed (op, type, length) or repeated */
+    CANOPY_ERETRY = -15,    /* a reduce was refused by a router's full reduce memory every time it was
+                               re-issued (CANOPY_REDUCE_RETRIES times) */
 };
 
 /* A short description of a status value (never NULL). */
@@ -204,6 +206,7 @@ struct canopy_counters {
     uint64_t tx_pkts, tx_flits, rx_pkts, rx_flits, rx_puts, puts_acked, puts_failed;
     uint64_t err_tree_write, err_coll_dir, err_coll_tree, rx_bcasts;
     uint64_t err_reduce, reduces_sent, reduces_done;
+    uint64_t reduces_refused; /* reduces this node's router refused (accumulators full): re-issued */
     uint64_t err_get_bounds, err_get_dropped, gets_served, get_resps, gets_done, gets_failed;
     uint64_t amos_served;
 };
@@ -235,8 +238,8 @@ struct canopy_coll {
     int pending;       /* 0 once complete (or if nothing had to arrive here) */
     int nrids;         /* reduces: the ids still tracked, from first_rid (wrapping at 32) */
     unsigned first_rid;
-    uint32_t rid_before[32]; /* per id: its status word before this call's result */
-    int failed;        /* a part of this call already completed with an error */
+    uint32_t rid_gen[32]; /* per id: which issue of the id is this call's */
+    int failed;        /* a part of this call already completed with this error (0: none) */
 };
 
 /* Broadcast `size` bytes from node `root`'s `src` into the window of every member of
@@ -266,7 +269,14 @@ int canopy_bcast(canopy_dev *dev, const struct canopy_bcast_args *a, struct cano
  * 32 in flight per tree (the call waits for earlier ones to finish when it must). `done`
  * completes on every member once its part is done (the result has reached the root's or
  * this node's window); CANOPY_EREDUCE if the routers found contributions that disagreed.
- * Group must be 0 (the tree's whole member set). */
+ * Group must be 0 (the tree's whole member set).
+ * A router whose reduce memory (accumulators shared by the trees) is full refuses a new
+ * reduce rather than wait (docs/collectives.md); every member then sees it come back
+ * refused and re-issues it, under the same reduce id, once its own earlier reduces on the
+ * tree have completed: transparently, while `done` is tested or waited on (or while a later
+ * call needs the id), at most CANOPY_REDUCE_RETRIES times; then `done` completes with
+ * CANOPY_ERETRY. The call keeps a copy of this node's contribution for that. */
+#define CANOPY_REDUCE_RETRIES 16
 struct canopy_reduce_args {
     unsigned tree, group;
     int root;            /* canopy_reduce: the node that receives the result */

@@ -5,6 +5,7 @@
  * packets and results received) and a status word per (tree, reduce id), both in the
  * COLL_WB_BASE area that core.c allocates at open.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "canopy.h"
@@ -72,6 +73,7 @@ int canopy_tree_attach(canopy_dev *dev, unsigned tree, int root_node)
     for (unsigned r = 0; r < CANOPY_REDUCE_IDS; ++r) area[COLL_STATUS_WORD(tree, r)] = 0;
     t->next_rid = 0;
     t->rid_busy = 0;
+    t->rid_retry = 0;
     t->own_expect = 0;
     return CANOPY_OK;
 }
@@ -142,14 +144,90 @@ static volatile uint64_t *rid_status(canopy_dev *dev, unsigned tree, unsigned ri
     return (volatile uint64_t *)dev->coll.vaddr + COLL_STATUS_WORD(tree, rid);
 }
 
-/* Has reduce id `rid` of `tree` produced a result since its status word read `before`?
- * Sets *failed if that result failed. Frees the id. */
-static int rid_done(canopy_dev *dev, unsigned tree, unsigned rid, uint32_t before, int *failed)
+/* Re-issue a refused reduce id once every reduce this node issued on the tree before it
+ * has completed (every member issued those before this one, so they complete whatever the
+ * others do: no member can wait on another here). Returns 0 or an injection error. */
+static int rid_poll(canopy_dev *dev, unsigned tree, unsigned rid);
+static int rid_reissue(canopy_dev *dev, unsigned tree, unsigned rid)
 {
-    uint64_t w = *rid_status(dev, tree, rid);
-    if ((uint32_t)w == before) return 0;
-    if (w >> 63) *failed = 1;
-    dev->trees[tree].rid_busy &= ~(1u << rid);
+    struct coll_tree *t = &dev->trees[tree];
+    for (unsigned k = 0; k < CANOPY_REDUCE_IDS; ++k) {
+        if (k == rid || !(t->rid_busy & (1u << k)) || (int32_t)(t->rid_gen[k] - t->rid_gen[rid]) >= 0) continue;
+        if (!rid_poll(dev, tree, k)) return CANOPY_OK; /* an older one is still in flight */
+    }
+    t->rid_retry &= ~(1u << rid); /* rid_before: the refused result's word */
+    const int outer = dev->in_progress;
+    dev->in_progress = 1; /* a wait for ring space re-issues nothing meanwhile */
+    int rc = canopy_dev_inject(dev, t->saved[rid].flits, t->saved[rid].nflits, CANOPY_VC_COLL_UP);
+    if (!rc) rc = canopy_dev_doorbell(dev);
+    dev->in_progress = outer;
+    return rc;
+}
+
+/* The current issue of reduce id `rid` of `tree` is over, with `err` (0 or an error). */
+static void rid_finish(struct coll_tree *t, unsigned rid, int err)
+{
+    t->rid_busy &= ~(1u << rid);
+    t->rid_retry &= ~(1u << rid);
+    t->rid_done_gen[rid] = t->rid_gen[rid];
+    t->rid_err[rid] = err;
+}
+
+/* Has reduce id `rid` of `tree` completed its current issue? (1 yes, 0 not yet.) A result
+ * that a router refused (failed + retry) is re-issued instead, up to CANOPY_REDUCE_RETRIES
+ * times, then the issue ends with CANOPY_ERETRY; the outcome is left in rid_err. Every
+ * member sees the same results for the id, so every member re-issues it as often and
+ * gives up on it together. */
+static int rid_poll(canopy_dev *dev, unsigned tree, unsigned rid)
+{
+    struct coll_tree *t = &dev->trees[tree];
+    const uint32_t bit = 1u << rid;
+    if (!(t->rid_busy & bit)) return 1;
+    if (!(t->rid_retry & bit)) {
+        const uint64_t w = *rid_status(dev, tree, rid);
+        if ((uint32_t)w == t->rid_before[rid]) return 0; /* no result yet */
+        const int failed = (int)(w >> 63), refused = failed && ((w >> 62) & 1);
+        if (!refused || t->rid_retries[rid] >= CANOPY_REDUCE_RETRIES) {
+            rid_finish(t, rid, refused ? CANOPY_ERETRY : failed ? CANOPY_EREDUCE : CANOPY_OK);
+            return 1;
+        }
+        ++t->rid_retries[rid];
+        t->rid_before[rid] = (uint32_t)w;
+        t->rid_retry |= bit;
+    }
+    const int rc = rid_reissue(dev, tree, rid);
+    if (rc) rid_finish(t, rid, rc); /* the others will time out waiting for this node */
+    return !(t->rid_busy & bit);
+}
+
+int canopy_coll_busy(const canopy_dev *dev)
+{
+    for (unsigned t = 0; t < CANOPY_MAX_TREES; ++t)
+        if (dev->trees[t].rid_busy) return 1;
+    return 0;
+}
+
+int canopy_coll_progress(canopy_dev *dev)
+{
+    if (dev->in_progress) return CANOPY_OK;
+    dev->in_progress = 1;
+    for (unsigned t = 0; t < CANOPY_MAX_TREES; ++t)
+        for (unsigned r = 0; r < CANOPY_REDUCE_IDS && dev->trees[t].rid_busy; ++r) rid_poll(dev, t, r);
+    dev->in_progress = 0;
+    return CANOPY_OK;
+}
+
+/* The handle's part on its oldest id: 1 done (its error folded into c->failed), 0 not yet. */
+static int handle_rid_done(canopy_dev *dev, struct canopy_coll *c)
+{
+    const struct coll_tree *t = &dev->trees[c->tree];
+    const unsigned rid = c->first_rid;
+    if (t->rid_gen[rid] == c->rid_gen[rid]) {
+        if (!rid_poll(dev, c->tree, rid)) return 0;
+        if (!c->failed) c->failed = t->rid_err[rid];
+    } else if (t->rid_done_gen[rid] == c->rid_gen[rid] && !c->failed) {
+        c->failed = t->rid_err[rid]; /* completed, then reused by a later call */
+    }
     return 1;
 }
 
@@ -158,10 +236,10 @@ int canopy_coll_test(canopy_dev *dev, struct canopy_coll *c)
     int rc = usable(dev);
     if (rc) return rc;
     if (!c || c->tree >= CANOPY_MAX_TREES || c->nrids < 0 || c->nrids > CANOPY_REDUCE_IDS) return CANOPY_EINVAL;
-    if (!c->pending) return c->failed ? CANOPY_EREDUCE : CANOPY_OK;
+    if (!c->pending) return c->failed;
     if (c->nrids) {
         while (c->nrids) {
-            if (!rid_done(dev, c->tree, c->first_rid, c->rid_before[c->first_rid], &c->failed)) return CANOPY_EAGAIN;
+            if (!handle_rid_done(dev, c)) return CANOPY_EAGAIN;
             c->first_rid = (c->first_rid + 1) % CANOPY_REDUCE_IDS;
             --c->nrids;
         }
@@ -169,7 +247,7 @@ int canopy_coll_test(canopy_dev *dev, struct canopy_coll *c)
         return CANOPY_EAGAIN;
     }
     c->pending = 0;
-    return c->failed ? CANOPY_EREDUCE : CANOPY_OK;
+    return c->failed;
 }
 
 int canopy_coll_wait(canopy_dev *dev, struct canopy_coll *c, uint64_t timeout_ns)
@@ -177,13 +255,21 @@ int canopy_coll_wait(canopy_dev *dev, struct canopy_coll *c, uint64_t timeout_ns
     int rc;
     while ((rc = canopy_coll_test(dev, c)) == CANOPY_EAGAIN) {
         if (c->nrids) {
-            /* The id's status word changes once, when its result arrives. */
-            rc = dev->hal.ops->wait(&dev->hal, rid_status(dev, c->tree, c->first_rid), 0xffffffffull, CANOPY_CMP_NE,
-                                    c->rid_before[c->first_rid], timeout_ns);
+            /* The id's status word changes when its result arrives (or a refused one's). An
+             * id refused and waiting for older ids: wait on the oldest busy id instead. */
+            const struct coll_tree *t = &dev->trees[c->tree];
+            unsigned rid = c->first_rid;
+            if (t->rid_retry & (1u << rid)) {
+                for (unsigned k = 0; k < CANOPY_REDUCE_IDS; ++k)
+                    if ((t->rid_busy & ~t->rid_retry & (1u << k)) && (int32_t)(t->rid_gen[k] - t->rid_gen[rid]) < 0)
+                        rid = k;
+            }
+            rc = canopy_dev_wait(dev, rid_status(dev, c->tree, rid), 0xffffffffull, CANOPY_CMP_NE,
+                                    t->rid_before[rid], timeout_ns);
         } else {
             /* The counter only grows, from below the target (32-bit: wraps after 4G packets). */
             volatile uint64_t *w = (volatile uint64_t *)dev->coll.vaddr + c->tree;
-            rc = dev->hal.ops->wait(&dev->hal, w, 0xffffffffull, CANOPY_CMP_GE, c->target, timeout_ns);
+            rc = canopy_dev_wait(dev, w, 0xffffffffull, CANOPY_CMP_GE, c->target, timeout_ns);
         }
         if (rc) return rc;
     }
@@ -208,6 +294,7 @@ static int reduce_common(canopy_dev *dev, const struct canopy_reduce_args *a, in
     if (a->dst_offset >= offset_limit || bytes > offset_limit - a->dst_offset) return CANOPY_ERANGE;
     const int receive = all || a->root == dev->node;
     if (receive && bytes && (!dev->win.vaddr || a->dst_offset + bytes > dev->win.size)) return CANOPY_ERANGE;
+    if (!t->saved && !(t->saved = calloc(CANOPY_REDUCE_IDS, sizeof *t->saved))) return CANOPY_ENOMEM;
 
     memset(done, 0, sizeof *done);
     done->tree = a->tree;
@@ -219,23 +306,23 @@ static int reduce_common(canopy_dev *dev, const struct canopy_reduce_args *a, in
     do {
         const size_t chunk = bytes - off < mp ? bytes - off : mp;
         const unsigned rid = t->next_rid;
-        if (t->rid_busy & (1u << rid)) {
+        while (t->rid_busy & (1u << rid)) {
             /* All ids in flight: wait for this one (the oldest) to finish. It may be one
              * of this call's own (a vector longer than 32 ids) or of an earlier call. */
-            uint32_t before = t->rid_before[rid];
-            rc = dev->hal.ops->wait(&dev->hal, rid_status(dev, a->tree, rid), 0xffffffffull, CANOPY_CMP_NE, before,
-                                    DEFAULT_TIMEOUT_NS);
+            /* (It is the tree's oldest: if refused, rid_poll re-issues it at once.) */
+            if (rid_poll(dev, a->tree, rid)) break;
+            rc = canopy_dev_wait(dev, rid_status(dev, a->tree, rid), 0xffffffffull, CANOPY_CMP_NE,
+                                    t->rid_before[rid], DEFAULT_TIMEOUT_NS);
             if (rc) return rc;
-            int failed = 0;
-            rid_done(dev, a->tree, rid, before, &failed);
-            if (done->nrids && done->first_rid == rid) { /* one of ours: drop it from the handle */
-                done->failed |= failed;
-                done->first_rid = (rid + 1) % CANOPY_REDUCE_IDS;
-                --done->nrids;
-            }
         }
-        uint64_t flits[2 + CANOPY_PKT_MAX_PAYLOAD / 8];
-        memset(flits, 0, sizeof flits);
+        if (done->nrids && done->first_rid == rid) { /* one of ours: drop it from the handle */
+            if (!done->failed) done->failed = t->rid_err[rid];
+            done->first_rid = (rid + 1) % CANOPY_REDUCE_IDS;
+            --done->nrids;
+        }
+        struct coll_saved *sv = &t->saved[rid];
+        uint64_t *flits = sv->flits;
+        memset(flits, 0, sizeof sv->flits);
         canopy_hdr_set_ptype(flits, CANOPY_PKT_REDUCE);
         canopy_hdr_set_dst(flits, all ? 0 : packed_coords(dev, a->root));
         canopy_hdr_set_src(flits, packed_coords(dev, dev->node));
@@ -248,10 +335,14 @@ static int reduce_common(canopy_dev *dev, const struct canopy_reduce_args *a, in
         canopy_hdr_set_group(flits, a->group);
         canopy_hdr_set_rflags(flits, all ? CANOPY_RFLAG_ALL : 0);
         if (chunk) memcpy(flits + 2, src + off, chunk);
+        sv->nflits = 2 + (unsigned)((chunk + 7) / 8);
         t->rid_before[rid] = (uint32_t)*rid_status(dev, a->tree, rid);
-        done->rid_before[rid] = t->rid_before[rid];
+        t->rid_gen[rid] = ++t->issues;
+        t->rid_retries[rid] = 0;
+        t->rid_err[rid] = CANOPY_OK;
+        done->rid_gen[rid] = t->rid_gen[rid];
         t->rid_busy |= 1u << rid;
-        if ((rc = canopy_dev_inject(dev, flits, 2 + (unsigned)((chunk + 7) / 8), CANOPY_VC_COLL_UP))) return rc;
+        if ((rc = canopy_dev_inject(dev, flits, sv->nflits, CANOPY_VC_COLL_UP))) return rc;
         if (!done->nrids) done->first_rid = rid;
         ++done->nrids;
         t->next_rid = (rid + 1) % CANOPY_REDUCE_IDS;

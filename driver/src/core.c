@@ -39,6 +39,7 @@ const char *canopy_strerror(int status)
     case CANOPY_EPERM: return "permission denied by the operating system";
     case CANOPY_ENOTREE: return "collective tree not set up on this node";
     case CANOPY_EREDUCE: return "a reduce failed: contributions disagreed or repeated";
+    case CANOPY_ERETRY: return "a reduce stayed refused: the routers' reduce memory was full each time it was re-issued";
     default: return "unknown canopy status";
     }
 }
@@ -208,6 +209,7 @@ int canopy_close(canopy_dev **devp)
     csr_read(dev, CANOPY_REG_ID, &fence); /* non-posted: the writes above have landed */
     dev->hal.ops->close(&dev->hal);
     free(dev->get_issued_to);
+    for (unsigned t = 0; t < CANOPY_MAX_TREES; ++t) free(dev->trees[t].saved);
     free(dev);
     return rc == CANOPY_EREFUSED ? CANOPY_OK : rc;
 }
@@ -274,6 +276,9 @@ int canopy_counters(canopy_dev *dev, struct canopy_counters *c)
     for (size_t i = 0; i < sizeof regs / sizeof regs[0]; ++i) {
         if ((rc = csr_read(dev, regs[i].off, regs[i].dst))) return rc;
     }
+    c->reduces_refused = 0; /* a device before 1.2 has no such register (and refuses nothing) */
+    if (dev->caps.version_minor >= 2 && (rc = csr_read(dev, CANOPY_REG_REDUCES_REFUSED, &c->reduces_refused)))
+        return rc;
     return CANOPY_OK;
 }
 
@@ -302,6 +307,25 @@ int canopy_dev_doorbell(canopy_dev *dev)
     return csr_write(dev, CANOPY_REG_INJ_TAIL, dev->inj_tail);
 }
 
+/* Every wait of the library. While reduces are in flight on some tree, it waits in slices
+ * and re-issues, between them, the reduces that routers refused (canopy_coll_progress): a
+ * refused reduce needs every member to send its contribution again, and a member may be
+ * waiting here for something else (another tree, a put) that waits on that reduce. */
+int canopy_dev_wait(canopy_dev *dev, const volatile uint64_t *addr, uint64_t mask, int cmp, uint64_t value,
+                    uint64_t timeout_ns)
+{
+    for (;;) {
+        if (dev->in_progress || !canopy_coll_busy(dev))
+            return dev->hal.ops->wait(&dev->hal, addr, mask, cmp, value, timeout_ns);
+        int rc = canopy_coll_progress(dev);
+        if (rc) return rc;
+        const uint64_t slice = timeout_ns < COLL_PROGRESS_SLICE_NS ? timeout_ns : COLL_PROGRESS_SLICE_NS;
+        rc = dev->hal.ops->wait(&dev->hal, addr, mask, cmp, value, slice);
+        if (rc != CANOPY_ETIMEDOUT || slice == timeout_ns) return rc;
+        timeout_ns -= slice;
+    }
+}
+
 /* Wait until `words` ring words are free. Rings the doorbell first: the device can only
  * free space for packets it has been told about. */
 static int ring_reserve(canopy_dev *dev, uint32_t words)
@@ -313,7 +337,7 @@ static int ring_reserve(canopy_dev *dev, uint32_t words)
         if (used > dev->inj_words) return CANOPY_EIO; /* device wrote back nonsense */
         if (dev->inj_words - used >= words) return CANOPY_OK;
         if ((rc = canopy_dev_doorbell(dev))) return rc;
-        rc = dev->hal.ops->wait(&dev->hal, wb_word(dev, WB_INJ_HEAD), 0xffffffffull, CANOPY_CMP_NE,
+        rc = canopy_dev_wait(dev, wb_word(dev, WB_INJ_HEAD), 0xffffffffull, CANOPY_CMP_NE,
                                 dev->inj_head_seen, DEFAULT_TIMEOUT_NS);
         if (rc) return rc == CANOPY_ETIMEDOUT ? CANOPY_EIO : rc;
     }
@@ -444,7 +468,7 @@ static int get_slot_wait(canopy_dev *dev, int node)
         if (outstanding < dev->caps.get_slots) return CANOPY_OK;
         /* The oldest may still be in the ring, unannounced. */
         if ((rc = canopy_dev_doorbell(dev))) return rc;
-        if ((rc = dev->hal.ops->wait(&dev->hal, w, 0xffffffffull, CANOPY_CMP_NE, done, DEFAULT_TIMEOUT_NS))) return rc;
+        if ((rc = canopy_dev_wait(dev, w, 0xffffffffull, CANOPY_CMP_NE, done, DEFAULT_TIMEOUT_NS))) return rc;
     }
 }
 
@@ -555,11 +579,11 @@ int canopy_quiet(canopy_dev *dev, uint64_t timeout_ns)
     /* The completed counts only grow toward what was issued, so GE is exact (40 bits: a
      * wrap takes years at line rate). Puts, then gets, share the one timeout. */
     const uint64_t t0 = canopy_time_ns(dev);
-    rc = dev->hal.ops->wait(&dev->hal, wb_word(dev, WB_PUTS), WB_ACKED_MASK, CANOPY_CMP_GE,
+    rc = canopy_dev_wait(dev, wb_word(dev, WB_PUTS), WB_ACKED_MASK, CANOPY_CMP_GE,
                             dev->puts_issued & WB_ACKED_MASK, timeout_ns);
     if (rc) return rc;
     const uint64_t spent = canopy_time_ns(dev) - t0;
-    rc = dev->hal.ops->wait(&dev->hal, wb_word(dev, WB_GETS), WB_ACKED_MASK, CANOPY_CMP_GE,
+    rc = canopy_dev_wait(dev, wb_word(dev, WB_GETS), WB_ACKED_MASK, CANOPY_CMP_GE,
                             dev->gets_issued & WB_ACKED_MASK, spent < timeout_ns ? timeout_ns - spent : 0);
     if (rc) return rc;
     uint64_t failed = *wb_word(dev, WB_PUTS) >> WB_FAILED_SHIFT;
@@ -599,7 +623,7 @@ int canopy_wait_event(canopy_dev *dev, struct canopy_event *ev, uint64_t timeout
     int rc = canopy_poll(dev, ev);
     if (rc != CANOPY_EAGAIN) return rc;
     volatile uint64_t *e = (volatile uint64_t *)dev->ej.vaddr + (dev->ej_head % EJ_ENTRIES) * (EJ_ENTRY_BYTES / 8);
-    rc = dev->hal.ops->wait(&dev->hal, &e[EJ_SEQ], ~0ull, CANOPY_CMP_EQ, dev->ej_head + 1, timeout_ns);
+    rc = canopy_dev_wait(dev, &e[EJ_SEQ], ~0ull, CANOPY_CMP_EQ, dev->ej_head + 1, timeout_ns);
     if (rc) return rc;
     return canopy_poll(dev, ev);
 }
@@ -620,6 +644,6 @@ int canopy_wait_u64(canopy_dev *dev, const volatile uint64_t *addr, int cmp, uin
     if (!addr || cmp < CANOPY_CMP_EQ || cmp > CANOPY_CMP_LE || ((uintptr_t)addr & 7)) return CANOPY_EINVAL;
     const uint8_t *a = (const uint8_t *)(uintptr_t)addr, *w = dev->win.vaddr;
     if (!w || a < w || a + 8 > w + dev->win.size) return CANOPY_ENOTREG;
-    return dev->hal.ops->wait(&dev->hal, addr, ~0ull, cmp, value, timeout_ns);
+    return canopy_dev_wait(dev, addr, ~0ull, cmp, value, timeout_ns);
 }
 

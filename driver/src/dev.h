@@ -31,7 +31,8 @@ enum { WB_INJ_HEAD = 0, WB_PUTS = 1, WB_PUTS_FAILED = 2, WB_RX_PUTS = 3, WB_EJ_W
 enum { EJ_HDR0 = 0, EJ_HDR1 = 1, EJ_INFO = 2, EJ_SEQ = 3 };
 #define DEFAULT_TIMEOUT_NS (10ull * 1000 * 1000 * 1000)
 /* The collective completion area (COLL_WB_BASE): a counter word per tree, then a status
- * word per (tree, reduce id): {failed: bit 63, results of the tree: bits 31..0}. */
+ * word per (tree, reduce id): {failed: bit 63, refused (re-issue it): bit 62, results of
+ * the tree: bits 31..0}. */
 enum { CANOPY_REDUCE_IDS = 32 };
 #define COLL_STATUS_WORD(tree, rid) (CANOPY_MAX_TREES + (tree) * CANOPY_REDUCE_IDS + (rid))
 #define COLL_AREA_BYTES ((CANOPY_MAX_TREES + CANOPY_MAX_TREES * CANOPY_REDUCE_IDS) * 8)
@@ -57,6 +58,7 @@ struct canopy_dev {
     /* Collectives: per-tree completion counters (written by the device) and what this
      * node knows of each tree it attached. */
     struct canopy_dma_region coll;
+    int in_progress; /* inside canopy_coll_progress (its own waits do not recurse) */
     struct coll_tree {
         int attached, root;
         uint32_t entry;
@@ -64,7 +66,16 @@ struct canopy_dev {
         uint32_t own_expect; /* ... once its own last broadcast has come back */
         unsigned next_rid; /* reduce ids are used round robin */
         uint32_t rid_busy; /* ids with a reduce in flight (bit per id) */
-        uint32_t rid_before[CANOPY_REDUCE_IDS]; /* an id's status word when it was issued */
+        uint32_t rid_retry; /* ... of which refused, waiting to be re-issued */
+        uint32_t rid_before[CANOPY_REDUCE_IDS]; /* an id's status word when it was (re-)issued */
+        uint32_t issues;   /* reduces issued on the tree (retries not counted) */
+        uint32_t rid_gen[CANOPY_REDUCE_IDS];      /* the id's current (or last) issue: issues then */
+        uint32_t rid_done_gen[CANOPY_REDUCE_IDS]; /* the id's last completed issue ... */
+        int rid_err[CANOPY_REDUCE_IDS];           /* ... and how it ended (0 or an error) */
+        uint8_t rid_retries[CANOPY_REDUCE_IDS];   /* re-issues of the current issue */
+        /* Per id, this node's contribution as injected, kept for a re-issue (allocated on
+         * first use; the device may refuse a reduce when its accumulators are full). */
+        struct coll_saved { uint64_t flits[2 + CANOPY_PKT_MAX_PAYLOAD / 8]; unsigned nflits; } *saved;
     } trees[CANOPY_MAX_TREES];
 };
 
@@ -103,5 +114,15 @@ int canopy_dev_doorbell(canopy_dev *dev);
 /* Write one packet of nflits flits into the injection ring for local-port VC vc; the
  * doorbell is batched (core.c). */
 int canopy_dev_inject(canopy_dev *dev, const uint64_t *flits, unsigned nflits, unsigned vc);
+/* Every wait of the library (core.c): hal wait, in slices of COLL_PROGRESS_SLICE_NS while
+ * reduces are in flight, re-issuing refused reduces between them. */
+int canopy_dev_wait(canopy_dev *dev, const volatile uint64_t *addr, uint64_t mask, int cmp, uint64_t value,
+                    uint64_t timeout_ns);
+#define COLL_PROGRESS_SLICE_NS 5000ull
+/* Reduces in flight on some tree (coll.c). */
+int canopy_coll_busy(const canopy_dev *dev);
+/* Collect the results of every tree's reduces in flight, re-issuing the refused ones whose
+ * turn has come (coll.c). Returns 0: a failed re-issue ends that reduce with its error. */
+int canopy_coll_progress(canopy_dev *dev);
 
 #endif /* CANOPY_DEV_H */

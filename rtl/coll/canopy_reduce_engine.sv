@@ -3,8 +3,8 @@
 //
 // Interface contract
 //   - in_*: REDUCE packets (valid/ready, whole packets in order) from the collective port's
-//     COLL_UP queue; in_port_i is the router input each came from. in_ready_o depends only
-//     on registers.
+//     COLL_UP queue; in_port_i is the router input each came from. in_ready_o is high
+//     from the end of the clearing after reset on: the input never waits on the output.
 //   - look_idx_o / look_i: a combinational read port of the membership table.
 //   - up_*: combined contributions for the parent, on COLL_UP through router port
 //     up_port_o; valid until up_grant_i (late: used only as an enable) takes the flit.
@@ -23,27 +23,32 @@
 // State: per (tree, id) a state word (in block RAM: which ports contributed, failed,
 // refused, the fields of its first contribution, its accumulator) and an active bit (in
 // flip-flops, so reset clears every reduce). Accumulators come from a pool shared by the
-// trees (canopy_reduce_pool), one of them reserved for each tree. A reduce needs
-// one only from its first contribution until its last; a reduce that completes with its
-// first contribution (a single contributor here) and an empty one (a barrier) need none.
+// trees (canopy_reduce_pool), one of them reserved for each tree. A reduce with a payload
+// holds one from its first contribution until its result has been sent (a single
+// contributor's too: the result is always sent from the accumulator); an empty one (a
+// barrier) needs none.
 // A first contribution that finds no slot is still consumed and never waits: the reduce is
 // marked refused, its later contributions are consumed and dropped, and once every
 // expected contribution is in, it goes on with rflags FAILED and RETRY (its members
 // re-issue it; docs/collectives.md argues why this never blocks the packets that free
 // slots). A failed result goes on with len 0: its payload is never written anywhere.
 //
-// Pipeline, one flit per cycle (flits of different packets overlap):
+// Pipeline, one flit per cycle (flits of different packets overlap), never stalled:
 //   word 0 taken; word 1 taken at cycle h: state word read (block RAM), table and active
 //   bit looked up; h+1: state word registered (the previous packet's update forwarded if
 //   it is the same reduce and not yet in the RAM); h+2: the verdict (checks, new state,
-//   pool slot); h+3 / h+4: a completing reduce's header words go out. A payload word taken
-//   at cycle a reads its accumulator word at a+2 and is combined at a+4 (the ALU between
-//   registers), then written back at a+5 (a read of the word written that cycle is
-//   forwarded) and, for the completing contribution, sent on at once (cut-through).
-// The output queue holds OutDepth+1 words and a word is only taken in while everything in
-// flight has room in it, so the pipeline never stalls: the input waits instead, on the up
-// lane (the parent drains COLL_UP) or, at the root, on a working-memory slot of the tree
-// (the down direction, which never waits on reduces).
+//   pool slot). A payload word taken at cycle a reads its accumulator word at a+2 and is
+//   combined at a+4 (the ALU between registers), then written back at a+5 (a read of the
+//   word written that cycle is forwarded), the completing contribution's too.
+// Sending: a completed reduce is queued as ready once its packet's tail has been written
+// back (a ready queue in block RAM, one entry per (tree, id) at most); the sender takes the
+// oldest, sends its header words and then its payload from a second copy of the
+// accumulator memory, one word per cycle while the output queue (OutDepth+1 words) has
+// room, and frees the accumulator with the last word. Only the sender waits on the output:
+// on the up lane (COLL_UP credits toward the parent) or, at the root, on a working-memory
+// slot of the tree. Taking input never waits on the output, so engines whose up directions
+// cross (two trees over one link in opposite directions) cannot hold each other up:
+// docs/collectives.md, "Reduce ... Deadlock".
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -137,15 +142,33 @@ module canopy_reduce_engine #(
   localparam int unsigned FieldsW = 3 + 3 + LenW + 1 + 40 + 16 + 8;
   localparam int unsigned MetaW   = 1 + NumLanes + 4 + PSlotW + FieldsW;
 
+  // A completed reduce waiting to be sent (the ready queue) and being sent (the sender).
+  typedef struct packed {
+    fields_t             f;
+    logic [TreeIdW-1:0]  tree;
+    logic [RidW-1:0]     rid;
+    logic                failed;
+    logic                retry;
+    logic                root;      // a result (BCAST_REQ) into the collective unit
+    logic [NumLanes-1:0] lanes;     // the result's lanes (word 1 of res_lanes_o)
+    logic [PortW-1:0]    port;      // toward the parent
+    logic                pay;       // the payload goes out, from the accumulator
+    logic                has_slot;  // the accumulator is freed once sent
+    logic [PSlotW-1:0]   pslot;
+  } rent_t;
+  localparam int unsigned RentW = FieldsW + TreeIdW + RidW + 3 + NumLanes + PortW + 2 + PSlotW;
+  rent_t s_ent_q;   // the reduce being sent
+  logic  s_free;    // its accumulator is freed (with its last word)
+
   // ---------------------------------------------------------------- input
   logic [1:0]        ipos_q;      // 0: word 0 next, 1: word 1 next, 2: payload
   logic [WordW:0]    ipidx_q;     // payload words taken of this packet
   logic [63:0]       hdr0_q;
   logic [PortW-1:0]  port0_q;
-  logic [RsvW-1:0]   rsv_q;       // output words reserved: queued or in flight
   logic              init_q;      // clearing the state words after reset
   logic [IdW-1:0]    init_id_q;
-  assign in_ready_o = rsv_q != RsvW'(Cap) && !init_q;
+  // Input never waits on the output (only on the clearing after reset): see the header.
+  assign in_ready_o = !init_q;
   wire logic fire  = in_valid_i && in_ready_o;
   wire logic f_w0  = fire && ipos_q == 2'd0;
   wire logic f_w1  = fire && ipos_q == 2'd1;
@@ -232,7 +255,7 @@ module canopy_reduce_engine #(
   canopy_pkg::hdr_t        hp2_hdr_q;
   /* verilator lint_on UNUSEDSIGNAL */
   logic [IdW-1:0]          hp2_id_q;
-  logic                    hp2_tree_ok_q, hp2_dir_ok_q, hp2_bad_q, hp2_final1_q;
+  logic                    hp2_tree_ok_q, hp2_dir_ok_q, hp2_bad_q;
   logic                    hp2_root_q;
   logic [NumLanes-1:0]     hp2_expect_q, hp2_pbit_q, hp2_lanes_q;
   logic [PortW-1:0]        hp2_parent_q;
@@ -259,8 +282,6 @@ module canopy_reduce_engine #(
                         hp1_ent_q.children[NumLinks-1:0]};
       hp2_lanes_q   <= {member, hp1_ent_q.children[NumLinks-1:0]};
       hp2_pbit_q    <= NumLanes'(1) << hp1_port_q;
-      hp2_final1_q  <= (NumLanes'(1) << hp1_port_q) == {!hp1_ent_q.transit && hp1_ent_q.groups[hp1_hdr_q.group[2:0]],
-                                                        hp1_ent_q.children[NumLinks-1:0]};
       esize          = (hp1_hdr_q.dtype == canopy_pkg::DT_I32 || hp1_hdr_q.dtype == canopy_pkg::DT_U32) ? 4'd4 : 4'd8;
       hp2_bad_q     <= hp1_hdr_q.op > canopy_pkg::OP_MAX || hp1_hdr_q.dtype > canopy_pkg::DT_U64
                        || (hp1_hdr_q.len & (LenW'(esize) - 1'b1)) != '0;
@@ -272,7 +293,7 @@ module canopy_reduce_engine #(
   // ---------------------------------------------------------------- the verdict
   logic              pool_admit;
   logic [PSlotW-1:0] pool_slot;
-  logic              v_ok, v_first, v_dup, v_mism, v_final, v_need, v_alloc, v_refuse, v_free;
+  logic              v_ok, v_first, v_dup, v_mism, v_final, v_need, v_alloc, v_refuse;
   logic              v_failed, v_retry, v_comb;
   meta_t             v_meta;
   fields_t hf;   // this contribution's fields
@@ -294,8 +315,9 @@ module canopy_reduce_engine #(
     if (!v_dup) v_meta.mask = v_meta.mask | hp2_pbit_q;
     v_final  = v_meta.mask == hp2_expect_q;
     v_meta.active = !v_final;
-    // A first contribution that is not also the last needs an accumulator for its payload.
-    v_need   = v_ok && v_first && !hp2_final1_q && hp2_hdr_q.len != '0;
+    // A first contribution with a payload needs an accumulator, also when it is the last
+    // one (its result is sent from the accumulator, never straight from the input).
+    v_need   = v_ok && v_first && hp2_hdr_q.len != '0;
     v_alloc  = v_need && pool_admit;
     v_refuse = v_need && !pool_admit;
     if (v_alloc) begin
@@ -309,7 +331,6 @@ module canopy_reduce_engine #(
     v_meta.retry  = v_retry;
     // This contribution's payload is combined (or stored, when first).
     v_comb   = !v_dup && !hp2_bad_q && !v_mism && !hp2_hdr_q.rflags[canopy_pkg::RflagFailed];
-    v_free   = v_ok && v_final && v_meta.has_slot;
   end
 
   canopy_reduce_pool #(.NumTrees(NumTrees), .PoolSlots(PoolSlots)) u_pool (
@@ -319,26 +340,19 @@ module canopy_reduce_engine #(
     .admit_o      (pool_admit),
     .slot_o       (pool_slot),
     .alloc_i      (v_alloc),
-    .free_i       (v_free),
-    .free_slot_i  (v_meta.pslot),
+    .free_i       (s_free),
+    .free_slot_i  (s_ent_q.pslot),
     .free_count_o (pool_free_o)
   );
 
-  // The state update, written next cycle; the verdict for the payload and the output.
-  logic              vd_emit_q, vd_failed_q, vd_retry_q, vd_root_q;
-  logic              vd_rd_q, vd_wr_q, vd_pay_q;
+  // The state update, written next cycle; the verdict for the payload.
+  logic              vd_rd_q, vd_wr_q;
   logic [PSlotW-1:0] vd_pslot_q;
-  fields_t           vd_f_q;
-  logic [TreeIdW-1:0] vd_tree_q;
-  logic [RidW-1:0]   vd_rid_q;
-  logic [PortW-1:0]  vd_port_q;
-  logic [NumLanes-1:0] vd_lanes_q;
-  logic [WordW:0]    vd_words_q;    // payload words sent on
+  logic [2:0]        vd_op_q, vd_dt_q;
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       upd_we_q     <= 1'b0;
       upd_ok_q     <= 1'b0;
-      vd_emit_q    <= 1'b0;
       err_tree_o   <= 1'b0;
       err_dir_o    <= 1'b0;
       err_reduce_o <= 1'b0;
@@ -346,7 +360,6 @@ module canopy_reduce_engine #(
     end else begin
       upd_we_q     <= v_ok;
       if (hp2_v_q) upd_ok_q <= v_ok;
-      vd_emit_q    <= v_ok && v_final;
       err_tree_o   <= hp2_v_q && !hp2_tree_ok_q;
       err_dir_o    <= hp2_v_q && hp2_tree_ok_q && !hp2_dir_ok_q;
       err_reduce_o <= v_ok && (v_dup || hp2_bad_q || v_mism);
@@ -359,59 +372,24 @@ module canopy_reduce_engine #(
       upd_q     <= v_meta;
     end
     // The verdict holds until the next packet's: its payload words use it after it.
+    // Accumulator read: combining into a held accumulator. Write: storing (first) or
+    // combining, the completing contribution included (the result is sent from there).
     if (hp2_v_q) begin
-      vd_failed_q <= v_failed;
-      vd_retry_q  <= v_retry;
-      vd_root_q   <= hp2_root_q;
-      vd_f_q      <= v_meta.f;
-      vd_tree_q   <= hp2_hdr_q.tree;
-      vd_rid_q    <= hp2_hdr_q.rid;
-      vd_port_q   <= hp2_parent_q;
-      vd_lanes_q  <= hp2_lanes_q;
+      vd_op_q     <= v_meta.f.op;
+      vd_dt_q     <= v_meta.f.dtype;
       vd_pslot_q  <= v_meta.pslot;
-      // Accumulator read: combining into a held accumulator. Write: storing (first) or
-      // combining, unless this contribution completes the reduce. Payload sent on: the
-      // completing contribution of a reduce that did not fail.
       vd_rd_q     <= v_ok && !v_first && v_meta.has_slot && v_comb;
-      vd_wr_q     <= v_ok && !v_final && v_meta.has_slot && v_comb;
-      vd_pay_q    <= v_ok && v_final && !v_failed;
-      vd_words_q  <= (WordW + 1)'((v_meta.f.len + LenW'(7)) >> 3);
+      vd_wr_q     <= v_ok && v_meta.has_slot && v_comb;
     end
   end
 
-  // ---------------------------------------------------------------- header out (h+3, h+4)
-  canopy_pkg::hdr_t ohdr;
-  always_comb begin
-    ohdr        = '0;
-    ohdr.ptype  = vd_root_q ? canopy_pkg::PKT_BCAST_REQ : canopy_pkg::PKT_REDUCE;
-    ohdr.dst    = vd_f_q.dst;
-    ohdr.src    = my_coord_i;
-    ohdr.len    = vd_failed_q ? '0 : vd_f_q.len;
-    ohdr.tree   = vd_tree_q;
-    ohdr.offset = vd_f_q.offset;
-    ohdr.rid    = vd_rid_q;
-    ohdr.op     = vd_f_q.op;
-    ohdr.dtype  = vd_f_q.dtype;
-    ohdr.group  = vd_f_q.group;
-    ohdr.rflags[canopy_pkg::RflagAll]    = vd_f_q.all;
-    ohdr.rflags[canopy_pkg::RflagFailed] = vd_failed_q;
-    ohdr.rflags[canopy_pkg::RflagResult] = vd_root_q;
-    ohdr.rflags[canopy_pkg::RflagRetry]  = vd_failed_q && vd_retry_q;
-  end
-  logic e1_q;   // header word 1 goes out this cycle
-  always_ff @(posedge clk_i) begin
-    if (rst_i) e1_q <= 1'b0;
-    else       e1_q <= vd_emit_q;
-  end
-
   // ---------------------------------------------------------------- payload pipeline
-  // f1 (taken at a) -> f2 -> read at a+2 -> f3 -> accumulator word at a+3 -> f4 -> ALU at a+4.
+  // f1 (taken at a) -> f2 -> read at a+2 -> f3 -> accumulator word at a+3 -> f4 -> ALU at a+4
+  // -> written back at a+5.
   logic              f1_v_q, f2_v_q, f3_v_q, f4_v_q;
   logic [63:0]       f1_d_q, f2_d_q, f3_d_q, f4_d_q;
   logic [WordW-1:0]  f1_i_q, f2_i_q, f3_i_q, f4_i_q;   // payload word index
-  logic              f3_rd_q, f3_wr_q, f3_emit_q, f3_last_q;
-  logic              f4_rd_q, f4_wr_q, f4_emit_q, f4_last_q;
-  logic              f1_il_q, f2_il_q, f3_il_q, f4_il_q;   // the input packet's tail
+  logic              f3_rd_q, f3_wr_q, f4_rd_q, f4_wr_q;
   logic [2:0]        f3_op_q, f3_dt_q, f4_op_q, f4_dt_q;
   logic [PSlotW-1:0] f3_ps_q, f4_ps_q;
   logic [63:0]       acc_rdata, acc_q, alu_y;
@@ -444,7 +422,6 @@ module canopy_reduce_engine #(
   always_ff @(posedge clk_i) begin
     f1_d_q <= in_flit_i;
     f1_i_q <= ipidx_q[WordW-1:0];
-    {f1_il_q, f2_il_q, f3_il_q, f4_il_q} <= {in_last_i, f1_il_q, f2_il_q, f3_il_q};
     f2_d_q <= f1_d_q;
     f2_i_q <= f1_i_q;
     f3_d_q <= f2_d_q;
@@ -452,17 +429,15 @@ module canopy_reduce_engine #(
     // The packet's verdict is in vd_q from h+3 until its last payload word has passed here.
     f3_rd_q    <= vd_rd_q;
     f3_wr_q    <= vd_wr_q;
-    f3_emit_q  <= vd_pay_q && {1'b0, f2_i_q} < vd_words_q;
-    f3_last_q  <= {1'b0, f2_i_q} + 1'b1 == vd_words_q;
-    f3_op_q    <= vd_f_q.op;
-    f3_dt_q    <= vd_f_q.dtype;
+    f3_op_q    <= vd_op_q;
+    f3_dt_q    <= vd_dt_q;
     f3_ps_q    <= vd_pslot_q;
     // A read of the word written this cycle returns the old word: take the new one.
     fw_q       <= wb_v_q && wb_addr_q == rd_addr;
     fw_d_q     <= wb_d_q;
     f4_d_q <= f3_d_q;
     f4_i_q <= f3_i_q;
-    {f4_rd_q, f4_wr_q, f4_emit_q, f4_last_q} <= {f3_rd_q, f3_wr_q, f3_emit_q, f3_last_q};
+    {f4_rd_q, f4_wr_q} <= {f3_rd_q, f3_wr_q};
     f4_op_q <= f3_op_q;
     f4_dt_q <= f3_dt_q;
     f4_ps_q <= f3_ps_q;
@@ -482,31 +457,164 @@ module canopy_reduce_engine #(
   // Combining into a held accumulator; else (first contribution) the payload itself.
   assign alu_y = f4_rd_q ? alu_out : f4_d_q;
 
+  // ---------------------------------------------------------------- completed reduces
+  // Every packet that reached the verdict leaves an entry in a small staging queue (its
+  // verdict: emit or not, and what to send); the entry moves on when the packet's tail has
+  // been written back (6 cycles after the tail was taken), so everything the sender reads
+  // from the accumulator is in it. Completing ones go into the ready queue: at most one per
+  // (tree, id) (an id is reused only after its result came back through every engine of the
+  // tree, this one's output included), so NumRed entries never overflow; in block RAM.
+  localparam int unsigned StageDepth = 8;
+  wire logic tail_in = fire && in_last_i && ipos_q != 2'd0;   // the tail of a packet with word 1
+  logic [5:0] tail_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) tail_q <= '0;
+    else       tail_q <= {tail_q[4:0], tail_in};
+  end
+  rent_t v_ent;
+  always_comb begin
+    v_ent.f        = v_meta.f;
+    v_ent.tree     = hp2_hdr_q.tree;
+    v_ent.rid      = hp2_hdr_q.rid;
+    v_ent.failed   = v_failed;
+    v_ent.retry    = v_retry;
+    v_ent.root     = hp2_root_q;
+    v_ent.lanes    = hp2_lanes_q;
+    v_ent.port     = hp2_parent_q;
+    v_ent.pay      = !v_failed && v_meta.f.len != '0 && v_meta.has_slot;
+    v_ent.has_slot = v_meta.has_slot;
+    v_ent.pslot    = v_meta.pslot;
+  end
+  logic             sg_valid, sg_ready;
+  logic [RentW:0]   sg_out;
+  logic [$clog2(StageDepth):0] unused_sg_count;
+  canopy_fifo #(.Width(RentW + 1), .Depth(StageDepth)) u_stage (
+    .clk_i,
+    .rst_i,
+    .in_valid_i  (hp2_v_q),
+    .in_ready_o  (sg_ready),
+    .in_data_i   ({v_ok && v_final, RentW'(v_ent)}),
+    .out_valid_o (sg_valid),
+    .out_ready_i (tail_q[5]),
+    .out_data_o  (sg_out),
+    .count_o     (unused_sg_count)
+  );
+
+  localparam int unsigned RqW = $clog2(NumRed);
+  logic [RqW:0]     rq_wr_q, rq_rd_q;
+  logic [RentW-1:0] rq_rdata;
+  logic             s_busy_q, s_load_q;
+  wire logic rq_push = tail_q[5] && sg_out[RentW];
+  wire logic rq_pop  = !s_busy_q && !s_load_q && rq_wr_q != rq_rd_q;
+  canopy_sdp_ram #(.Width(RentW), .Depth(NumRed)) u_ready (
+    .clk_i,
+    .we_i    (rq_push),
+    .waddr_i (rq_wr_q[RqW-1:0]),
+    .wdata_i (sg_out[RentW-1:0]),
+    .re_i    (rq_pop),
+    .raddr_i (rq_rd_q[RqW-1:0]),
+    .rdata_o (rq_rdata)
+  );
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      rq_wr_q <= '0;
+      rq_rd_q <= '0;
+    end else begin
+      if (rq_push) rq_wr_q <= rq_wr_q + 1'b1;
+      if (rq_pop)  rq_rd_q <= rq_rd_q + 1'b1;
+    end
+  end
+
+  // ---------------------------------------------------------------- the sender
+  // Sends the ready queue's oldest reduce: header words 0 and 1, then its payload read from
+  // the accumulator (a second copy of the accumulator memory, written with the first), one
+  // word per cycle while the output queue has room; frees the accumulator with the last word.
+  logic [1:0]       s_ph_q;     // 0: header word 0, 1: word 1, 2: payload
+  logic [WordW:0]   s_idx_q;
+  logic [RsvW-1:0]  rsv_q;      // output words reserved: queued or in flight
+  wire logic [WordW:0] s_words = (WordW + 1)'((s_ent_q.f.len + LenW'(7)) >> 3);
+  wire logic s_issue = s_busy_q && rsv_q != RsvW'(Cap);
+  wire logic s_last  = s_ph_q == 2'd1 ? !s_ent_q.pay : s_ph_q == 2'd2 && s_idx_q + 1'b1 == s_words;
+  assign s_free = s_issue && s_last && s_ent_q.has_slot;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      s_busy_q <= 1'b0;
+      s_load_q <= 1'b0;
+    end else begin
+      s_load_q <= rq_pop;
+      if (s_load_q)                s_busy_q <= 1'b1;
+      else if (s_issue && s_last)  s_busy_q <= 1'b0;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (s_load_q) begin
+      s_ent_q <= rent_t'(rq_rdata);
+      s_ph_q  <= 2'd0;
+      s_idx_q <= '0;
+    end else if (s_issue) begin
+      if (s_ph_q != 2'd2) s_ph_q <= s_ph_q + 1'b1;
+      else                s_idx_q <= s_idx_q + 1'b1;
+    end
+  end
+
+  canopy_pkg::hdr_t ohdr;
+  always_comb begin
+    ohdr        = '0;
+    ohdr.ptype  = s_ent_q.root ? canopy_pkg::PKT_BCAST_REQ : canopy_pkg::PKT_REDUCE;
+    ohdr.dst    = s_ent_q.f.dst;
+    ohdr.src    = my_coord_i;
+    ohdr.len    = s_ent_q.failed ? '0 : s_ent_q.f.len;
+    ohdr.tree   = s_ent_q.tree;
+    ohdr.offset = s_ent_q.f.offset;
+    ohdr.rid    = s_ent_q.rid;
+    ohdr.op     = s_ent_q.f.op;
+    ohdr.dtype  = s_ent_q.f.dtype;
+    ohdr.group  = s_ent_q.f.group;
+    ohdr.rflags[canopy_pkg::RflagAll]    = s_ent_q.f.all;
+    ohdr.rflags[canopy_pkg::RflagFailed] = s_ent_q.failed;
+    ohdr.rflags[canopy_pkg::RflagResult] = s_ent_q.root;
+    ohdr.rflags[canopy_pkg::RflagRetry]  = s_ent_q.failed && s_ent_q.retry;
+  end
+
+  logic [63:0] out_rdata;
+  canopy_sdp_ram #(.Width(64), .Depth(PoolSlots * WordsPerId)) u_acc_out (
+    .clk_i,
+    .we_i    (wb_v_q),
+    .waddr_i (wb_addr_q),
+    .wdata_i (wb_d_q),
+    .re_i    (1'b1),
+    .raddr_i ({s_ent_q.pslot, s_idx_q[WordW-1:0]}),
+    .rdata_o (out_rdata)
+  );
+  // The word issued, a cycle later (with the accumulator word read).
+  logic                p1_v_q, p1_ram_q, p1_last_q, p1_root_q;
+  logic [63:0]         p1_d_q;
+  logic [NumLanes-1:0] p1_lanes_q;
+  logic [PortW-1:0]    p1_port_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) p1_v_q <= 1'b0;
+    else       p1_v_q <= s_issue;
+  end
+  always_ff @(posedge clk_i) begin
+    p1_ram_q   <= s_ph_q == 2'd2;
+    p1_last_q  <= s_last;
+    p1_d_q     <= s_ph_q == 2'd0 ? ohdr[63:0] : ohdr[127:64];
+    p1_root_q  <= s_ent_q.root;
+    p1_lanes_q <= s_ent_q.lanes;
+    p1_port_q  <= s_ent_q.port;
+  end
+
   // ---------------------------------------------------------------- output queue
-  // Pushes: header word 0 at h+3, word 1 at h+4, payload words at a+4 (into the queue a
-  // cycle later); never two at once.
-  // (registered once more before the queue: the ALU's carry chains end at a register)
+  // (registered once more before the queue)
   logic            o_push, o_push_q;
   logic [OutW-1:0] o_in, o_in_q;
+  assign o_push = p1_v_q;
+  assign o_in   = {p1_lanes_q, p1_root_q, p1_port_q, p1_last_q, p1_ram_q ? out_rdata : p1_d_q};
   always_ff @(posedge clk_i) begin
     if (rst_i) o_push_q <= 1'b0;
     else       o_push_q <= o_push;
   end
   always_ff @(posedge clk_i) o_in_q <= o_in;
-  always_comb begin
-    o_push = 1'b0;
-    o_in   = '0;
-    if (vd_emit_q) begin
-      o_push = 1'b1;
-      o_in   = {vd_lanes_q, vd_root_q, vd_port_q, 1'b0, ohdr[63:0]};
-    end else if (e1_q) begin
-      o_push = 1'b1;
-      o_in   = {vd_lanes_q, vd_root_q, vd_port_q, vd_failed_q || vd_f_q.len == '0, ohdr[127:64]};
-    end else if (f4_v_q && f4_emit_q) begin
-      o_push = 1'b1;
-      o_in   = {vd_lanes_q, vd_root_q, vd_port_q, f4_last_q, alu_y};
-    end
-  end
 
   logic            oh_up_q, oh_res_q, st_valid, st_ready;
   /* verilator lint_off UNUSEDSIGNAL */  // its result bit is kept in oh_up_q / oh_res_q
@@ -552,39 +660,29 @@ module canopy_reduce_engine #(
   assign res_lanes_o = oh_q[OutW-1 -: NumLanes];
 
   // ---------------------------------------------------------------- reservations
-  // Every word taken in is either sent on or dropped: reserve at the input, release then.
-  // Drops are counted into a register and released a cycle later (conservative), so the
-  // count's next value depends on the late signals (a flit taken, a word popped) only
-  // through a last multiplexer.
-  logic [2:0] drop_q;
+  // A word is issued only while everything issued has room in the output queue.
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      drop_q <= '0;
-      rsv_q  <= '0;
+      rsv_q <= '0;
     end else begin
-      logic [RsvW-1:0] base;
-      drop_q <= 3'(f_w0 && in_last_i)                                  // a 1-flit packet
-                + (hp2_v_q && !(v_ok && v_final) ? 3'd2 : 3'd0)         // header not sent
-                + 3'(f4_v_q && !f4_emit_q)                              // payload not sent
-                + 3'(f_pay && ipidx_q >= (WordW + 1)'(WordsPerId));     // beyond 256 bytes
-      base = rsv_q - RsvW'(drop_q);
-      case ({fire, o_pop})
-        2'b10:   rsv_q <= base + 1'b1;
-        2'b01:   rsv_q <= base - 1'b1;
-        default: rsv_q <= base;
+      case ({s_issue, o_pop})
+        2'b10:   rsv_q <= rsv_q + 1'b1;
+        2'b01:   rsv_q <= rsv_q - 1'b1;
+        default: rsv_q <= rsv_q;
       endcase
     end
   end
 
-  `CANOPY_ASSERT(a_one_push, 32'(vd_emit_q) + 32'(e1_q) + 32'(f4_v_q && f4_emit_q) <= 1,
-                 "two words pushed into the output queue at once")
   `CANOPY_ASSERT(a_out_room, !st_push || st_ready, "reduce output queue overflow")
   `CANOPY_ASSERT(a_rsv_bound, 32'(rsv_q) <= Cap, "reduce output reservations above capacity")
   `CANOPY_ASSERT(a_pop_valid, !up_grant_i || oh_up_q, "up lane granted with nothing to send")
   `CANOPY_ASSERT(a_res_valid, !res_ready_i || oh_res_q, "result taken with nothing to take")
   `CANOPY_ASSERT(a_hdr_spacing, !(f_w1 && hp1_v_q), "two packets' word 1 in consecutive cycles")
-  `CANOPY_ASSERT(a_pay_words, !(f4_v_q && f4_emit_q && f4_il_q) || f4_last_q,
-                 "a completing contribution's payload is shorter than its length")
+  `CANOPY_ASSERT(a_stage_room, !hp2_v_q || sg_ready, "reduce staging queue overflow")
+  `CANOPY_ASSERT(a_stage_tail, !tail_q[5] || sg_valid, "a packet's tail without its verdict")
+  `CANOPY_ASSERT(a_ready_room, !rq_push || (rq_wr_q - rq_rd_q) < (RqW + 1)'(NumRed),
+                 "more completed reduces waiting than (tree, id) pairs")
+  `CANOPY_ASSERT(a_send_pay, !(s_busy_q && s_ent_q.pay) || s_words != '0, "a payload of no words")
 endmodule
 
 `default_nettype wire

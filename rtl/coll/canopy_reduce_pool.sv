@@ -9,9 +9,10 @@
 //   - alloc_i: take slot_o for tree tree_i; only with admit_o (asserted).
 //   - free_i / free_slot_i: accumulator free_slot_i is free again. An alloc and a free may
 //     come in the same cycle.
-//   - alloc_i and free_i are registered here and take effect a cycle later (they come at
-//     the end of the reduce engine's verdict): admit_o and slot_o are current again two
-//     cycles after an alloc or free, which is as often as the engine asks (asserted).
+//   - alloc_i and free_i are registered here and take effect a cycle later (an alloc comes
+//     at the end of the reduce engine's verdict, a free from its sender at any time):
+//     admit_o and slot_o are current again two cycles after an alloc, which is as often as
+//     the engine asks (asserted); until a free is in, they only miss the freed slot.
 //   - free_count_o (registered): accumulators free (for tests and assertions).
 // Accumulator t < NumTrees is tree t's reserve; the shared ones are handed out never-used
 // first, then from a queue of freed ones. So a tree that holds no accumulator always finds
@@ -99,7 +100,8 @@ module canopy_reduce_pool #(
     end
   end
 
-  `CANOPY_ASSERT(a_spacing, !(alloc_i && (alloc_q || free_q)), "pool asked again before its state caught up")
+  // (a free not yet in the state only makes admit_o and slot_o conservative: still correct)
+  `CANOPY_ASSERT(a_spacing, !(alloc_i && alloc_q), "pool asked again before its state caught up")
   `CANOPY_ASSERT(a_admitted, !alloc_i || admit_o, "pool slot taken without admission")
   `CANOPY_ASSERT(a_free_room, !free_shared || fl_ready, "pool freed more slots than it has")
   `CANOPY_ASSERT(a_free_held, !(free_q && {1'b0, free_slot_q} < (PSlotW + 1)'(NumTrees))

@@ -1,7 +1,7 @@
 /* reduce.c: hardware reduce, allreduce, barrier and sync through libcanopy, checked on
  * every node against a host reference.
  *
- *   reduce [--roots all|none|N] [--quick] [--cases 1234]
+ *   reduce [--roots all|none|N] [--quick] [--cases 12345] [--pool-trees 1..16]
  *
  * (--roots: the canopy_reduce roots of case 1; none = allreduces only.)
  *
@@ -22,6 +22,15 @@
  *   4. Mismatched contributions (node 1 uses another op, dtype or count): every node's
  *      wait returns CANOPY_EREDUCE, nothing is written, ERR_REDUCE grows somewhere, and
  *      the next allreduce on the tree is right.
+ *   5. The routers' reduce memory full from many trees at once: every node issues 32
+ *      allreduces (256 bytes, every op and type) on each of --pool-trees trees (default 16,
+ *      roots spread over the nodes; trees 0 and 1 are the ones set up above) before
+ *      waiting for any, node 0 before the others: far more than a router's 64
+ *      accumulators, so routers refuse reduces (REDUCES_REFUSED grows; not checked with 2
+ *      trees or fewer, whose 32 ids fit) and libcanopy re-issues them; every result is
+ *      right, every wait returns OK. Then, with the memory idle again, 32 allreduces on
+ *      tree 0 are not refused at all. (With 2 or more trees this stalled the first
+ *      version of the rebuilt reduce engine: docs/collectives.md, "Deadlock".)
  */
 #include <inttypes.h>
 #include <stdint.h>
@@ -49,7 +58,9 @@ enum {
     MANY_OFF = BC_OFF + 8 * BC_SLOT,        /* case 2: 100 x 16 bytes */
     SYNC_OFF = MANY_OFF + 4096,             /* case 3: MAXN regions of 1024 */
     MIS_OFF = SYNC_OFF + MAXN * 1024,       /* case 4 */
-    WIN_BYTES = MIS_OFF + 4096,
+    POOL_OFF = MIS_OFF + 4096,              /* case 5: 16 trees x 32 x 256 bytes */
+    POOL_CNT_OFF = POOL_OFF + 16 * 32 * 256, /* case 5: refusal counts per node */
+    WIN_BYTES = POOL_CNT_OFF + 4096,
 };
 
 #define NINFL 32
@@ -621,12 +632,121 @@ static void case4(void)
     }
 }
 
+/* ------------------------------------------------------------------ case 5 */
+
+#define POOL_TREES 16
+#define POOL_IDS 32
+#define POOL_SLOTS 64 /* a router's accumulators (docs/collectives.md) */
+
+/* The refusal counters of every node, summed at node 0 (every node returns the sum). */
+static uint64_t refusals_everywhere(unsigned round)
+{
+    struct canopy_counters cnt;
+    CHECK_OK(canopy_counters(dev, &cnt));
+    const uint64_t off = POOL_CNT_OFF + ((uint64_t)round * MAXN + (unsigned)me) * 8;
+    CHECK_OK(canopy_put(dev, 0, off, &cnt.reduces_refused, 8, 0));
+    flag_barrier();
+    uint64_t sum = 0;
+    if (me == 0)
+        for (int p = 0; p < n; ++p) {
+            uint64_t d;
+            memcpy(&d, win + POOL_CNT_OFF + ((uint64_t)round * MAXN + (unsigned)p) * 8, 8);
+            sum += d;
+        }
+    return sum;
+}
+
+static void case5(unsigned trees, unsigned ntrees)
+{
+    static struct canopy_coll c[POOL_TREES][POOL_IDS];
+    char what[128], err[256] = "";
+    CHECK(ntrees >= 1 && ntrees <= POOL_TREES && trees >= ntrees, "CAPS.trees = %u, case 5 uses %u (1..%u)", trees,
+          ntrees, POOL_TREES);
+    /* trees 2..15: roots spread over the nodes (0 and 1 are set up already) */
+    for (unsigned t = 2; t < ntrees; ++t) {
+        int rc = canopy_fm_setup(dev, t, (int)(t * 5 % (unsigned)n), NULL, CANOPY_FM_VIA_CSR, err, sizeof err);
+        CHECK(rc == CANOPY_OK, "fm_setup tree %u: %s: %s", t, canopy_strerror(rc), err);
+    }
+    memset(win + POOL_OFF, SENT, ntrees * POOL_IDS * 256);
+    const uint64_t before = refusals_everywhere(0);
+
+    /* every tree's 32 ids at once, trees interleaved differently on each node; node 0 first,
+     * the others once it has issued all of its: every router on node 0's paths opens node
+     * 0's reduces long before the others' contributions arrive (in lockstep the nodes keep
+     * only a few reduces open per router and the pool never runs full) */
+    if (me != 0) flag_barrier();
+    for (unsigned i = 0; i < POOL_IDS; ++i) {
+        for (unsigned k = 0; k < ntrees; ++k) {
+            const unsigned t = (k + (unsigned)me * 3 + i) % ntrees;
+            const unsigned op = (t + i) % 3, dt = (t / 3 + i) % 4;
+            const size_t count = 256 / esize(dt);
+            gen_vec(stream_id(5, op, dt, count, t * POOL_IDS + i), me, dt, count, vbuf);
+            pack(srcbuf, vbuf, dt, count);
+            struct canopy_reduce_args a = {.tree = t, .op = op, .dtype = dt, .count = count, .src = srcbuf,
+                                           .dst_offset = POOL_OFF + (t * POOL_IDS + i) * 256u};
+            int rc = canopy_allreduce(dev, &a, &c[t][i]);
+            CHECK(rc == CANOPY_OK, "allreduce %u on tree %u (all trees full): call returned %d (%s)", i, t, rc,
+                  status_name(rc));
+        }
+    }
+    if (me == 0) flag_barrier();
+    for (unsigned t = 0; t < ntrees; ++t)
+        for (unsigned i = 0; i < POOL_IDS; ++i) {
+            int rc = canopy_coll_wait(dev, &c[t][i], TEST_TIMEOUT_NS);
+            CHECK(rc == CANOPY_OK, "allreduce %u on tree %u (all trees full): wait returned %d (%s)", i, t, rc,
+                  status_name(rc));
+        }
+    for (unsigned t = 0; t < ntrees; ++t)
+        for (unsigned i = 0; i < POOL_IDS; ++i) {
+            const unsigned op = (t + i) % 3, dt = (t / 3 + i) % 4;
+            snprintf(what, sizeof what, "allreduce %u on tree %u (all trees full)", i, t);
+            verify_vec(POOL_OFF + (t * POOL_IDS + i) * 256u, stream_id(5, op, dt, 256 / esize(dt), t * POOL_IDS + i),
+                       op, dt, 256 / esize(dt), what);
+        }
+    const uint64_t full = refusals_everywhere(1);
+    if (me == 0 && ntrees * POOL_IDS <= POOL_SLOTS) {
+        /* every tree's 32 reduces fit at once: nothing to refuse */
+        CHECK(full == before, "%u trees x 32 allreduces at once: %" PRIu64 " refused, though they fit in %u accumulators",
+              ntrees, full - before, POOL_SLOTS);
+        printf("reduce: case 5: %u trees x 32 allreduces of 256 bytes at once: none refused (they fit)\n", ntrees);
+    } else if (me == 0) {
+        CHECK(full > before, "%u trees x 32 allreduces at once: no router refused a reduce (REDUCES_REFUSED %" PRIu64
+              " before and after): the reduce memory never ran full", ntrees, before);
+        printf("reduce: case 5: %u trees x 32 allreduces of 256 bytes at once: %" PRIu64
+               " reduces refused and re-issued\n", ntrees, full - before);
+    }
+
+    /* the memory is whole again: one tree's 32 in flight fit without a refusal */
+    for (unsigned i = 0; i < POOL_IDS; ++i) {
+        const unsigned op = i % 3, dt = i % 4;
+        const size_t count = 256 / esize(dt);
+        gen_vec(stream_id(5, op, dt, count, 1000 + i), me, dt, count, vbuf);
+        pack(srcbuf, vbuf, dt, count);
+        struct canopy_reduce_args a = {.tree = 0, .op = op, .dtype = dt, .count = count, .src = srcbuf,
+                                       .dst_offset = POOL_OFF + i * 256u};
+        CHECK_OK(canopy_allreduce(dev, &a, &c[0][i]));
+    }
+    for (unsigned i = 0; i < POOL_IDS; ++i) {
+        const unsigned op = i % 3, dt = i % 4;
+        int rc = canopy_coll_wait(dev, &c[0][i], TEST_TIMEOUT_NS);
+        CHECK(rc == CANOPY_OK, "allreduce %u on tree 0 after: wait returned %d (%s)", i, rc, status_name(rc));
+        snprintf(what, sizeof what, "allreduce %u of 32 on tree 0 (after the full memory)", i);
+        verify_vec(POOL_OFF + i * 256u, stream_id(5, op, dt, 256 / esize(dt), 1000 + i), op, dt, 256 / esize(dt),
+                   what);
+    }
+    const uint64_t after = refusals_everywhere(2);
+    if (me == 0)
+        CHECK(after == full, "32 allreduces on one tree with the reduce memory idle: %" PRIu64
+              " refused (a tree's 32 ids must fit)", after - full);
+}
+
 /* ------------------------------------------------------------------ main */
 
 int main(int argc, char **argv)
 {
     int roots_all = 1, one_root = 0, quick = 0;
-    const char *cases = "1234";
+    unsigned pool_trees = POOL_TREES;
+    const char *cases = "12345";
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--roots") && i + 1 < argc) {
             ++i;
@@ -634,10 +754,12 @@ int main(int argc, char **argv)
             one_root = roots_all ? 0 : !strcmp(argv[i], "none") ? -1 : atoi(argv[i]);
         } else if (!strcmp(argv[i], "--quick")) {
             quick = 1;
+        } else if (!strcmp(argv[i], "--pool-trees") && i + 1 < argc) {
+            pool_trees = (unsigned)atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--cases") && i + 1 < argc) {
             cases = argv[++i];
         } else {
-            fprintf(stderr, "usage: %s [--roots all|none|N] [--quick] [--cases 1234]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--roots all|none|N] [--quick] [--cases 12345] [--pool-trees 1..16]\n", argv[0]);
             return 2;
         }
     }
@@ -687,6 +809,12 @@ int main(int argc, char **argv)
         double t = wall_now();
         case4();
         if (me == 0) printf("reduce: case 4: mismatches flagged, %.1f s\n", wall_now() - t);
+        flag_barrier();
+    }
+    if (strchr(cases, '5')) {
+        double t = wall_now();
+        case5(caps.trees, pool_trees);
+        if (me == 0) printf("reduce: case 5: reduce memory full from every tree, %.1f s\n", wall_now() - t);
         flag_barrier();
     }
 
