@@ -40,11 +40,15 @@
 //   pool slot). A payload word taken at cycle a reads its accumulator word at a+2 and is
 //   combined at a+4 (the ALU between registers), then written back at a+5 (a read of the
 //   word written that cycle is forwarded), the completing contribution's too.
-// Sending: a completed reduce is queued as ready once its packet's tail has been written
-// back (a ready queue in block RAM, one entry per (tree, id) at most); the sender takes the
-// oldest, sends its header words and then its payload from a second copy of the
-// accumulator memory, one word per cycle while the output queue (OutDepth+1 words) has
-// room, and frees the accumulator with the last word. Only the sender waits on the output:
+// Sending: the sender sends a completed reduce's header words and then its payload from a
+// second copy of the accumulator memory, one word per cycle while the output queue
+// (OutDepth+1 words) has room, and frees the accumulator with the last word. A reduce
+// that completes while the sender is idle and nothing waits is started at its verdict
+// (cut-through): its header goes out while its last contribution still streams in, and
+// each payload word is sent once it has been written back (the sender follows the writer,
+// never passes it). Otherwise it is queued as ready once its packet's tail has been written
+// back (a ready queue in block RAM, one entry per (tree, id) at most), and the sender takes
+// the oldest when it is free. Only the sender waits on the output:
 // on the up lane (COLL_UP credits toward the parent) or, at the root, on a working-memory
 // slot of the tree. Taking input never waits on the output, so engines whose up directions
 // cross (two trees over one link in opposite directions) cannot hold each other up:
@@ -157,8 +161,9 @@ module canopy_reduce_engine #(
     logic [PSlotW-1:0]   pslot;
   } rent_t;
   localparam int unsigned RentW = FieldsW + TreeIdW + RidW + 3 + NumLanes + PortW + 2 + PSlotW;
-  rent_t s_ent_q;   // the reduce being sent
-  logic  s_free;    // its accumulator is freed (with its last word)
+  rent_t s_ent_q;         // the reduce being sent
+  logic  s_free;          // its accumulator is freed (with its last word)
+  logic  s_early_start;   // the verdict now starts the sender on its reduce (cut-through)
 
   // ---------------------------------------------------------------- input
   logic [1:0]        ipos_q;      // 0: word 0 next, 1: word 1 next, 2: payload
@@ -346,7 +351,7 @@ module canopy_reduce_engine #(
   );
 
   // The state update, written next cycle; the verdict for the payload.
-  logic              vd_rd_q, vd_wr_q;
+  logic              vd_rd_q, vd_wr_q, vd_early_q;
   logic [PSlotW-1:0] vd_pslot_q;
   logic [2:0]        vd_op_q, vd_dt_q;
   always_ff @(posedge clk_i) begin
@@ -380,6 +385,7 @@ module canopy_reduce_engine #(
       vd_pslot_q  <= v_meta.pslot;
       vd_rd_q     <= v_ok && !v_first && v_meta.has_slot && v_comb;
       vd_wr_q     <= v_ok && v_meta.has_slot && v_comb;
+      vd_early_q  <= s_early_start;
     end
   end
 
@@ -390,6 +396,7 @@ module canopy_reduce_engine #(
   logic [63:0]       f1_d_q, f2_d_q, f3_d_q, f4_d_q;
   logic [WordW-1:0]  f1_i_q, f2_i_q, f3_i_q, f4_i_q;   // payload word index
   logic              f3_rd_q, f3_wr_q, f4_rd_q, f4_wr_q;
+  logic              f3_early_q, f4_early_q, wb_early_q;   // a word of the reduce started early
   logic [2:0]        f3_op_q, f3_dt_q, f4_op_q, f4_dt_q;
   logic [PSlotW-1:0] f3_ps_q, f4_ps_q;
   logic [63:0]       acc_rdata, acc_q, alu_y;
@@ -429,6 +436,7 @@ module canopy_reduce_engine #(
     // The packet's verdict is in vd_q from h+3 until its last payload word has passed here.
     f3_rd_q    <= vd_rd_q;
     f3_wr_q    <= vd_wr_q;
+    f3_early_q <= vd_early_q;
     f3_op_q    <= vd_op_q;
     f3_dt_q    <= vd_dt_q;
     f3_ps_q    <= vd_pslot_q;
@@ -437,12 +445,13 @@ module canopy_reduce_engine #(
     fw_d_q     <= wb_d_q;
     f4_d_q <= f3_d_q;
     f4_i_q <= f3_i_q;
-    {f4_rd_q, f4_wr_q} <= {f3_rd_q, f3_wr_q};
+    {f4_rd_q, f4_wr_q, f4_early_q} <= {f3_rd_q, f3_wr_q, f3_early_q};
     f4_op_q <= f3_op_q;
     f4_dt_q <= f3_dt_q;
     f4_ps_q <= f3_ps_q;
     acc_q   <= fw_q ? fw_d_q : acc_rdata;
     wb_addr_q <= {f4_ps_q, f4_i_q};
+    wb_early_q <= f4_early_q;
     wb_d_q    <= alu_y;
   end
 
@@ -493,12 +502,21 @@ module canopy_reduce_engine #(
     .rst_i,
     .in_valid_i  (hp2_v_q),
     .in_ready_o  (sg_ready),
-    .in_data_i   ({v_ok && v_final, RentW'(v_ent)}),
+    .in_data_i   ({sg_fin_in, RentW'(v_ent)}),
     .out_valid_o (sg_valid),
     .out_ready_i (tail_q[5]),
     .out_data_o  (sg_out),
     .count_o     (unused_sg_count)
   );
+
+  // Completed reduces in the staging queue, on their way to the ready queue.
+  logic [$clog2(StageDepth):0] sg_fin_q;
+  wire logic sg_fin_in = hp2_v_q && v_ok && v_final && !s_early_start;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) sg_fin_q <= '0;
+    else       sg_fin_q <= sg_fin_q + ($clog2(StageDepth) + 1)'(sg_fin_in)
+                                    - ($clog2(StageDepth) + 1)'(tail_q[5] && sg_out[RentW]);
+  end
 
   localparam int unsigned RqW = $clog2(NumRed);
   logic [RqW:0]     rq_wr_q, rq_rd_q;
@@ -532,29 +550,45 @@ module canopy_reduce_engine #(
   logic [1:0]       s_ph_q;     // 0: header word 0, 1: word 1, 2: payload
   logic [WordW:0]   s_idx_q;
   logic [RsvW-1:0]  rsv_q;      // output words reserved: queued or in flight
+  logic             s_early_q;  // started at its verdict: payload words as they are written
+  logic [WordW:0]   s_wcnt_q;   // its payload words written back so far
   wire logic [WordW:0] s_words = (WordW + 1)'((s_ent_q.f.len + LenW'(7)) >> 3);
-  wire logic s_issue = s_busy_q && rsv_q != RsvW'(Cap);
+  // A payload word of a reduce started early is read only after it was written back.
+  wire logic s_written = !s_early_q || s_ph_q != 2'd2 || s_idx_q < s_wcnt_q;
+  wire logic s_issue = s_busy_q && rsv_q != RsvW'(Cap) && s_written;
   wire logic s_last  = s_ph_q == 2'd1 ? !s_ent_q.pay : s_ph_q == 2'd2 && s_idx_q + 1'b1 == s_words;
   assign s_free = s_issue && s_last && s_ent_q.has_slot;
+  // Early start: the completing contribution of a good reduce, the sender idle and no
+  // completed reduce waiting (so the queue's order is kept and nothing waits longer).
+  assign s_early_start = v_ok && v_final && !v_failed && !s_busy_q && !s_load_q
+                         && rq_wr_q == rq_rd_q && sg_fin_q == '0;
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      s_busy_q <= 1'b0;
-      s_load_q <= 1'b0;
+      s_busy_q  <= 1'b0;
+      s_load_q  <= 1'b0;
+      s_early_q <= 1'b0;
     end else begin
       s_load_q <= rq_pop;
-      if (s_load_q)                s_busy_q <= 1'b1;
-      else if (s_issue && s_last)  s_busy_q <= 1'b0;
+      if (s_load_q || s_early_start) begin
+        s_busy_q  <= 1'b1;
+        s_early_q <= s_early_start;
+      end else if (s_issue && s_last) begin
+        s_busy_q  <= 1'b0;
+        s_early_q <= 1'b0;
+      end
     end
   end
   always_ff @(posedge clk_i) begin
-    if (s_load_q) begin
-      s_ent_q <= rent_t'(rq_rdata);
+    if (s_load_q || s_early_start) begin
+      s_ent_q <= s_early_start ? v_ent : rent_t'(rq_rdata);
       s_ph_q  <= 2'd0;
       s_idx_q <= '0;
     end else if (s_issue) begin
       if (s_ph_q != 2'd2) s_ph_q <= s_ph_q + 1'b1;
       else                s_idx_q <= s_idx_q + 1'b1;
     end
+    if (s_early_start)            s_wcnt_q <= '0;
+    else if (wb_v_q && wb_early_q) s_wcnt_q <= s_wcnt_q + 1'b1;
   end
 
   canopy_pkg::hdr_t ohdr;
@@ -683,6 +717,12 @@ module canopy_reduce_engine #(
   `CANOPY_ASSERT(a_ready_room, !rq_push || (rq_wr_q - rq_rd_q) < (RqW + 1)'(NumRed),
                  "more completed reduces waiting than (tree, id) pairs")
   `CANOPY_ASSERT(a_send_pay, !(s_busy_q && s_ent_q.pay) || s_words != '0, "a payload of no words")
+  `CANOPY_ASSERT(a_early_idle, !s_early_start || !(s_busy_q || s_load_q || rq_pop),
+                 "a reduce started early while the sender is busy")
+  `CANOPY_ASSERT(a_early_words, !(wb_v_q && wb_early_q && s_early_q) || s_wcnt_q < s_words,
+                 "more payload words written back than the reduce started early has")
+  `CANOPY_ASSERT(a_early_owner, !(wb_v_q && wb_early_q) || s_early_q,
+                 "a word of a reduce started early written back after its sender finished")
 endmodule
 
 `default_nettype wire
