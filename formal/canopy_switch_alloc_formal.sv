@@ -3,10 +3,9 @@
 // with one canopy_output_vc_state per output (credit counters, VC ownership), wired as
 // canopy_router wires them.
 //
-// The glue between them is canopy_router's own (its "stage 2: allocation" section),
-// repeated here because it is not a module: per output, the VC (one-hot) and framing of
-// the flit granted (grant_oh, grant_last), and the register of what each output sends the
-// next cycle (sent_oh_q), which spends a credit. Keep it in step with canopy_router.sv.
+// Between them, as in canopy_router: canopy_grant_vc (per output, the VC, one-hot, and
+// framing of the flit granted) and the register of what each output sends the next cycle
+// (sent_oh_q), which spends a credit.
 //
 // Free inputs, under the input contracts canopy_switch_alloc and canopy_router_input
 // state (assumed):
@@ -118,28 +117,17 @@ module canopy_switch_alloc_formal #(
     .up_grant_o   (up_grant)
   );
 
-  // canopy_router's glue (see the header): the granted flit's VC and framing per output,
-  // and what each output sends next cycle.
-  always_comb begin
-    for (int unsigned o = 0; o < NumOut; o++) begin
-      logic [VcW-1:0] vc;
-      logic           last;
-      vc   = '0;
-      last = 1'b0;
-      for (int unsigned i = 0; i < NumPorts; i++) begin
-        vc   = vc | ({VcW{grant[o][i]}} & in_vc_i[i]);
-        last = last | (grant[o][i] & in_last_i[i]);
-      end
-      if (o < NumPorts) begin
-        vc   = vc | ({VcW{grant[o][LaneReq]}} & VcW'(canopy_pkg::VcCollDown));
-        last = last | (grant[o][LaneReq] & lane_last_i[o]);
-      end
-      vc   = vc | ({VcW{grant[o][UpReq]}} & VcW'(canopy_pkg::VcCollUp));
-      last = last | (grant[o][UpReq] & up_last_i);
-      grant_oh[o]   = grant[o] != '0 ? NumVcs'(1) << vc : '0;
-      grant_last[o] = last;
-    end
-  end
+  // The granted flit's VC and framing per output (canopy_router's own module), and what
+  // each output sends next cycle (canopy_router's register of it).
+  canopy_grant_vc #(.NumDims(NumDims), .NumVcs(NumVcs)) u_grant_vc (
+    .grant_i      (grant),
+    .in_vc_i,
+    .in_last_i,
+    .lane_last_i,
+    .up_last_i,
+    .grant_oh_o   (grant_oh),
+    .grant_last_o (grant_last)
+  );
   always_ff @(posedge clk_i) begin
     if (rst_i) sent_oh_q <= '0;
     else       sent_oh_q <= grant_oh;

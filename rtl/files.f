@@ -11,6 +11,7 @@ rtl/router/canopy_vc_fifo.sv
 rtl/router/canopy_router_input.sv
 rtl/router/canopy_crossbar.sv
 rtl/router/canopy_switch_alloc.sv
+rtl/router/canopy_grant_vc.sv
 rtl/router/canopy_output_vc_state.sv
 rtl/coll/canopy_coll_table.sv
 rtl/coll/canopy_coll_rx_sched.sv

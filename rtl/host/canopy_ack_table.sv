@@ -57,7 +57,6 @@ module canopy_ack_table #(
   localparam int unsigned GroupSize = 1 << InW;
   localparam int unsigned NumGroups = 1 << GrpW;
   localparam int unsigned CntW = canopy_host_pkg::AckCountBits;
-  localparam int unsigned LinW = 17;   // linear ids up to 16^4 - 1, plus headroom
   localparam int unsigned EntryW = canopy_pkg::HdrSrcBits + 2 * CntW;
 
   `CANOPY_STATIC_ASSERT(gen_nodes_check, MaxNodes >= 4 && MaxNodes <= 4096
@@ -74,29 +73,26 @@ module canopy_ack_table #(
   logic             ev_valid_q, ev_ok_q;
   logic [IdW-1:0]   ev_id_q;
   canopy_pkg::coords_t ev_src_q;
-  logic [LinW-1:0]  lin;
-  logic             in_torus;
-
-  always_comb begin
-    lin      = LinW'(inc_src_i[canopy_pkg::MaxDims-1]);
-    in_torus = 1'b1;
-    for (int d = canopy_pkg::MaxDims - 2; d >= 0; d--) begin
-      lin = lin * LinW'(torus_size_i[d]) + LinW'(inc_src_i[d]);
-    end
-    for (int d = 0; d < canopy_pkg::MaxDims; d++) begin
-      if ({1'b0, inc_src_i[d]} >= torus_size_i[d]) in_torus = 1'b0;
-    end
-  end
+  logic [IdW-1:0]   inc_id;
+  logic             inc_id_ok, inc_in_torus;
+  canopy_node_index #(.MaxNodes(MaxNodes)) u_inc_idx (
+    .clk_i,
+    .coord_i      (inc_src_i),
+    .torus_size_i,
+    .idx_o        (inc_id),
+    .ok_o         (inc_id_ok),
+    .in_torus_o   (inc_in_torus)
+  );
 
   // A source outside the torus (a corrupt header) would alias another node's entry: its
   // acknowledgement is dropped (the router would refuse the ACK packet anyway).
   always_ff @(posedge clk_i) begin
     if (rst_i) ev_valid_q <= 1'b0;
-    else       ev_valid_q <= inc_valid_i && in_torus && lin < LinW'(MaxNodes);
+    else       ev_valid_q <= inc_valid_i && inc_id_ok;
   end
   always_ff @(posedge clk_i) begin
     ev_ok_q  <= inc_ok_i;
-    ev_id_q  <= IdW'(lin);
+    ev_id_q  <= inc_id;
     ev_src_q <= inc_src_i;
   end
 
@@ -237,7 +233,7 @@ module canopy_ack_table #(
   assign out_vc_o    = VcW'(canopy_pkg::VcP2pHi);
   assign busy_o      = nz_q != '0 || gstate_q != GIdle || ev_valid_q || b_valid_q;
 
-  `CANOPY_ASSERT(a_src_in_table, !(inc_valid_i && in_torus) || lin < LinW'(MaxNodes),
+  `CANOPY_ASSERT(a_src_in_table, !(inc_valid_i && inc_in_torus) || inc_id_ok,
                  "ACK owed to a node beyond MaxNodes: the torus is larger than the table")
   `CANOPY_ASSERT(a_fetch_nonzero, !b_fetch || (old.count != '0 && old.failed <= old.count),
                  "fetched an empty ACK table entry")

@@ -222,15 +222,30 @@ module canopy_ejector #(
   wire logic g_last    = hdr.flags[canopy_pkg::FlagLast];
   wire logic g_failed  = hdr.rflags[canopy_pkg::RflagFailed];
 
-  // The packet's source as a table index: a GET's requester, a GET_RESP's target.
-  logic [IdW-1:0] src_idx;
-  logic           src_ok;
+  // The packet's source as a table index: a GET's requester, a GET_RESP's target. The
+  // source is in header word 0, which is in hdr0_q from SHdr1 on, so the index is
+  // registered from it and ready in SDecide (off the decision's path).
+  logic [IdW-1:0] src_idx, src_idx_d;
+  logic           src_ok, src_ok_d;
+  logic           unused_src_in_torus;   // outside the torus or beyond the table: both refused
+  /* verilator lint_off UNUSEDSIGNAL */  // only its src field is read
+  canopy_pkg::hdr_t hdr0_only;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign hdr0_only = canopy_pkg::hdr_t'({64'd0, hdr0_q});
   canopy_node_index #(.MaxNodes(MaxNodes)) u_src_idx (
-    .coord_i      (hdr.src),
+    .clk_i,
+    .coord_i      (hdr0_only.src),
     .torus_size_i,
-    .idx_o        (src_idx),
-    .ok_o         (src_ok)
+    .idx_o        (src_idx_d),
+    .ok_o         (src_ok_d),
+    .in_torus_o   (unused_src_in_torus)
   );
+  always_ff @(posedge clk_i) begin
+    src_idx <= src_idx_d;
+    src_ok  <= src_ok_d;
+  end
+  `CANOPY_ASSERT(a_src_idx_ready, state_q != SDecide || (src_idx == src_idx_d && src_ok == src_ok_d),
+                 "the source's table index not registered from this header")
 
   always_comb begin
     cnt_sel = '0;

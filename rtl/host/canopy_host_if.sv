@@ -854,11 +854,16 @@ module canopy_host_if #(
     cnt_inc[CGetsFailed]   = CntW'(ev_get_failed);
   end
 
+  // The increments are registered before the 64-bit adds: the events come out of deep
+  // decode logic (ejector, rings, AXI), and a counter a cycle late is invisible to software.
+  logic [NumCnt-1:0][CntW-1:0] cnt_inc_q;
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      cnt_q <= '0;
+      cnt_inc_q <= '0;
+      cnt_q     <= '0;
     end else begin
-      for (int unsigned k = 0; k < NumCnt; k++) cnt_q[k] <= cnt_q[k] + 64'(cnt_inc[k]);
+      cnt_inc_q <= cnt_inc;
+      for (int unsigned k = 0; k < NumCnt; k++) cnt_q[k] <= cnt_q[k] + 64'(cnt_inc_q[k]);
     end
   end
 endmodule

@@ -242,26 +242,15 @@ module canopy_router #(
 
   // Per output, the VC (one-hot) and framing of the flit granted this cycle: the output
   // state takes them at the end of the cycle.
-  always_comb begin
-    for (int unsigned o = 0; o < NumOut; o++) begin
-      logic [VcW-1:0] vc;
-      logic           last;
-      vc   = '0;
-      last = 1'b0;
-      for (int unsigned i = 0; i < NumPorts; i++) begin
-        vc   = vc | ({VcW{grant[o][i]}} & in_vc[i]);
-        last = last | (grant[o][i] & in_last[i]);
-      end
-      if (o < NumPorts) begin
-        vc   = vc | ({VcW{grant[o][LaneReq]}} & VcW'(canopy_pkg::VcCollDown));
-        last = last | (grant[o][LaneReq] & lane_last[o]);
-      end
-      vc   = vc | ({VcW{grant[o][UpReq]}} & VcW'(canopy_pkg::VcCollUp));
-      last = last | (grant[o][UpReq] & up_last);
-      grant_oh[o]   = grant[o] != '0 ? NumVcs'(1) << vc : '0;
-      grant_last[o] = last;
-    end
-  end
+  canopy_grant_vc #(.NumDims(NumDims), .NumVcs(NumVcs)) u_grant_vc (
+    .grant_i      (grant),
+    .in_vc_i      (in_vc),
+    .in_last_i    (in_last),
+    .lane_last_i  (lane_last),
+    .up_last_i    (up_last),
+    .grant_oh_o   (grant_oh),
+    .grant_last_o (grant_last)
+  );
 
   // The grants and per output the VC and framing of the flit it sends next cycle, all
   // registered: the crossbar and the output state run from these. The flits themselves
