@@ -13,10 +13,13 @@
 //     written and follows the writer).
 //   - rd0_* (registered address): the link lanes' read port; rd1_*: the local lane's.
 //     rdN_data_i is the word at the address of the cycle before.
-//   - lane_valid_o / lane_flit_o / lane_last_o[l]: straight from flip-flops, valid until
-//     taken; lane_grant_i[l] (late in the cycle: used only as a register enable and as the
-//     last mux before flip-flops) takes the flit; the next may follow the next cycle.
-//   - tail_o[l] / tail_slot_o[l] (registered): lane l's output took the tail of that slot.
+//   - lane_valid_o / lane_flit_o / lane_last_o[l]: valid until taken; lane_grant_i[l]
+//     (late in the cycle) takes the flit; the next may follow the next cycle. The grant is
+//     only registered here (it never reaches further logic in its own cycle): the next
+//     cycle the lane shows the flit after the one taken, chosen by that register from
+//     flip-flops and the queue's front (a 2:1 mux after registers and a LUT RAM read).
+//   - tail_o[l] / tail_slot_o[l] (registered): lane l's output took the tail of that slot
+//     (two cycles after the grant).
 //
 // The link lanes share one read port. Each cycle one lane wanting a word is chosen round
 // robin (from registered wants) and its word is read; every other link lane at the same
@@ -29,8 +32,8 @@
 // slot's write count, plus this cycle's write), and a registered want for the next cycle.
 // A word scheduled at cycle t is read at t+1 and lands in the lane's buffer at t+2: an
 // output register (the flit offered) and a queue of StoreDepth behind it; a lane schedules
-// only while the buffer has room for everything in flight (counted without this cycle's
-// grant, which is late), so the buffer never overflows.
+// only while the buffer has room for everything in flight (a flit taken is counted out the
+// cycle after its grant), so the buffer never overflows.
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -182,10 +185,16 @@ module canopy_coll_send_sched #(
     wire logic             start      = !lact_q[l] && (nv_q[l] || pick_i[l]);
     wire logic [SlotW-1:0] start_slot = nv_q[l] ? nslot_q[l] : pick_slot_i[l];
 
+    // The flit shown last cycle was taken (its grant, registered): it leaves the buffer now.
+    logic pop_q;
+    always_ff @(posedge clk_i) begin
+      if (rst_i) pop_q <= 1'b0;
+      else       pop_q <= lane_grant_i[l];
+    end
+    wire logic pop = pop_q;
+
     // Wants its next word next cycle: one is written (idx never passes lim, so "below" is
     // "not equal"), the packet goes on, and the buffer has room for everything in flight.
-    // The grant (late) only picks between precomputed room answers.
-    wire logic pop = lane_grant_i[l];
     wire logic r0  = 32'(sum_q[l]) < Cap;       // the count unchanged
     wire logic r1  = 32'(sum_q[l]) + 1 < Cap;   // one more
     wire logic x0  = lact_q[l] && idx_q[l] != lim_d;
@@ -231,6 +240,8 @@ module canopy_coll_send_sched #(
     // The buffer: the output register, and a queue behind it (distributed RAM, pointers
     // one bit wider than the index: equal means empty). Data lands two cycles after its
     // schedule; it goes straight to the output register when that is free and nothing waits.
+    // The output register holds the flit shown last cycle; when that one was taken (pop),
+    // the lane shows the next (the queue's front, or the word landing now) and loads it.
     localparam int unsigned PW = $clog2(StoreDepth);
     wire logic            push   = t2_q[l];
     wire logic [BufW-1:0] in_buf = {slot2_q[l], last2_q[l], l == LocalLane ? rd1_data_i : rd0_data_i};
@@ -240,7 +251,10 @@ module canopy_coll_send_sched #(
     logic [BufW-1:0] o_q;
     wire logic            st_valid = wp_q != rp_q;
     wire logic [BufW-1:0] st_out   = st_q[rp_q[PW-1:0]];
-    wire logic            load     = !ov_q || lane_grant_i[l];
+    wire logic            load     = !ov_q || pop;
+    wire logic [BufW-1:0] nxt      = st_valid ? st_out : in_buf;
+    wire logic            nxt_v    = st_valid || push;
+    wire logic [BufW-1:0] shown    = pop ? nxt : o_q;
     wire logic            st_push  = push && !(load && !st_valid);
     // Every arriving word is written at wp (an early enable: the late grant stays off the
     // RAM's write port); only advancing wp depends on the grant. The slot at wp is free
@@ -260,20 +274,22 @@ module canopy_coll_send_sched #(
       end
     end
     always_ff @(posedge clk_i) begin
-      if (load) o_q <= st_valid ? st_out : in_buf;
+      if (load) o_q <= nxt;
     end
-    assign lane_valid_o[l] = ov_q;
-    assign lane_flit_o[l]  = o_q[FlitWidth-1:0];
-    assign lane_last_o[l]  = o_q[FlitWidth];
+    assign lane_valid_o[l] = pop ? nxt_v : ov_q;
+    assign lane_flit_o[l]  = shown[FlitWidth-1:0];
+    assign lane_last_o[l]  = shown[FlitWidth];
 
+    // o_q holds last cycle's shown flit (loaded with it, or kept): pop says it was taken.
     always_ff @(posedge clk_i) begin
       if (rst_i) tail_o[l] <= 1'b0;
-      else       tail_o[l] <= lane_grant_i[l] && o_q[FlitWidth];
+      else       tail_o[l] <= pop && o_q[FlitWidth];
     end
     always_ff @(posedge clk_i) tail_slot_o[l] <= o_q[FlitWidth+1 +: SlotW];
 
     `CANOPY_ASSERT(a_store_room, !push || (wp_q - rp_q) != (PW + 1)'(StoreDepth), "lane buffer overflow")
-    `CANOPY_ASSERT(a_grant_valid, !lane_grant_i[l] || ov_q, "lane granted with nothing to send")
+    `CANOPY_ASSERT(a_grant_valid, !lane_grant_i[l] || lane_valid_o[l], "lane granted with nothing to send")
+    `CANOPY_ASSERT(a_pop_held, !pop || ov_q, "a flit taken that the output register did not hold")
     `CANOPY_ASSERT(a_pick_ready, !pick_i[l] || !nv_q[l], "a lane given a descriptor while it holds one")
     `CANOPY_ASSERT(a_next_busy, !nv_q[l] || lact_q[l] || start, "a lane holds a descriptor while idle")
     `CANOPY_ASSERT(a_sched_written, !sched[l] || idx_q[l] < lim_q[l], "a lane read a word not yet written")

@@ -7,11 +7,13 @@
 //     from the end of the clearing after reset on: the input never waits on the output.
 //   - look_idx_o / look_i: a combinational read port of the membership table.
 //   - up_*: combined contributions for the parent, on COLL_UP through router port
-//     up_port_o; valid until up_grant_i (late: used only as an enable) takes the flit.
-//     Straight from flip-flops.
+//     up_port_o; valid until up_grant_i (late) takes the flit.
 //   - res_*: at the tree's root, the result: a BCAST_REQ with rflags RESULT for the
 //     collective unit's working memory (res_ready_i takes a flit), res_lanes_o with word 1
-//     (the outputs that must send it). Straight from flip-flops.
+//     (the outputs that must send it).
+//   - Both come from the output queue's head register, or, the cycle after the head was
+//     taken, from the flit behind it (a 2:1 mux after registers and a LUT RAM read): the
+//     grant and ready are only registered here, never used further in their own cycle.
 //   - err_reduce_o: a contribution refused or disagreeing (op, dtype, len, offset, dst,
 //     group or ALL differ from the reduce's first contribution; a second one from the same
 //     port; an unknown op or dtype; len not a multiple of the element size): the reduce
@@ -656,7 +658,13 @@ module canopy_reduce_engine #(
   /* verilator lint_on UNUSEDSIGNAL */
   logic [OutW-1:0] st_out;
   logic [$clog2(OutDepth):0] unused_st_count;
-  wire logic o_pop   = up_grant_i || res_ready_i;
+  // The head shown last cycle was taken (its grant or ready, registered): the head shows
+  // the flit behind it now, and loads it.
+  logic o_pop;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) o_pop <= 1'b0;
+    else       o_pop <= up_grant_i || res_ready_i;
+  end
   wire logic o_load  = !(oh_up_q || oh_res_q) || o_pop;
   wire logic st_push = o_push_q && !(o_load && !st_valid);
   canopy_fifo #(.Width(OutW), .Depth(OutDepth)) u_out (
@@ -672,26 +680,31 @@ module canopy_reduce_engine #(
   );
   wire logic [OutW-1:0] o_next = st_valid ? st_out : o_in_q;
   wire logic            o_next_v = st_valid || o_push_q;
+  wire logic            o_next_up  = o_next_v && !o_next[64 + 1 + PortW];
+  wire logic            o_next_res = o_next_v && o_next[64 + 1 + PortW];
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       oh_up_q  <= 1'b0;
       oh_res_q <= 1'b0;
     end else if (o_load) begin
-      oh_up_q  <= o_next_v && !o_next[64 + 1 + PortW];
-      oh_res_q <= o_next_v && o_next[64 + 1 + PortW];
+      oh_up_q  <= o_next_up;
+      oh_res_q <= o_next_res;
     end
   end
   always_ff @(posedge clk_i) begin
     if (o_load) oh_q <= o_next;
   end
-  assign up_valid_o  = oh_up_q;
-  assign up_flit_o   = oh_q[63:0];
-  assign up_last_o   = oh_q[64];
-  assign up_port_o   = oh_q[65 +: PortW];
-  assign res_valid_o = oh_res_q;
-  assign res_flit_o  = oh_q[63:0];
-  assign res_last_o  = oh_q[64];
-  assign res_lanes_o = oh_q[OutW-1 -: NumLanes];
+  /* verilator lint_off UNUSEDSIGNAL */  // its result bit is in up_valid_o / res_valid_o
+  wire logic [OutW-1:0] o_shown = o_pop ? o_next : oh_q;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign up_valid_o  = o_pop ? o_next_up : oh_up_q;
+  assign up_flit_o   = o_shown[63:0];
+  assign up_last_o   = o_shown[64];
+  assign up_port_o   = o_shown[65 +: PortW];
+  assign res_valid_o = o_pop ? o_next_res : oh_res_q;
+  assign res_flit_o  = o_shown[63:0];
+  assign res_last_o  = o_shown[64];
+  assign res_lanes_o = o_shown[OutW-1 -: NumLanes];
 
   // ---------------------------------------------------------------- reservations
   // A word is issued only while everything issued has room in the output queue.
@@ -709,8 +722,9 @@ module canopy_reduce_engine #(
 
   `CANOPY_ASSERT(a_out_room, !st_push || st_ready, "reduce output queue overflow")
   `CANOPY_ASSERT(a_rsv_bound, 32'(rsv_q) <= Cap, "reduce output reservations above capacity")
-  `CANOPY_ASSERT(a_pop_valid, !up_grant_i || oh_up_q, "up lane granted with nothing to send")
-  `CANOPY_ASSERT(a_res_valid, !res_ready_i || oh_res_q, "result taken with nothing to take")
+  `CANOPY_ASSERT(a_pop_valid, !up_grant_i || up_valid_o, "up lane granted with nothing to send")
+  `CANOPY_ASSERT(a_res_valid, !res_ready_i || res_valid_o, "result taken with nothing to take")
+  `CANOPY_ASSERT(a_pop_held, !o_pop || oh_up_q || oh_res_q, "a flit taken that the head did not hold")
   `CANOPY_ASSERT(a_hdr_spacing, !(f_w1 && hp1_v_q), "two packets' word 1 in consecutive cycles")
   `CANOPY_ASSERT(a_stage_room, !hp2_v_q || sg_ready, "reduce staging queue overflow")
   `CANOPY_ASSERT(a_stage_tail, !tail_q[5] || sg_valid, "a packet's tail without its verdict")

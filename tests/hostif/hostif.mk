@@ -35,11 +35,11 @@ HOSTIF_PARAMS_node       := -GNumDims=1 -GBuildGit=305441741 -GBuildDate=2024060
 # build still dominates. -Wall lint warnings are fatal, as in rtl/.
 HOSTIF_VERILATOR_FLAGS := --cc --exe --build -j 2 -Wall --assert $(RTL_INC) --prefix Vtb \
   -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1" \
-  -CFLAGS "-std=c++17 -Wall -Wextra -I$(CURDIR)/$(HOSTIF_SRC_DIR) -I$(CURDIR)/sim"
+  -CFLAGS "-std=c++17 -Wall -Wextra -I$(CURDIR)/$(HOSTIF_SRC_DIR) -I$(CURDIR)/sim -I$(CURDIR)/driver/include"
 
 hostif_bin = $(HOSTIF_BUILD_DIR)/$(1)/hostif_test
 
-$(HOSTIF_BUILD_DIR)/%/hostif_test: $(HOSTIF_SRC_DIR)/%_test.cpp $(HOSTIF_SRC_DIR)/hostif_common.hpp sim/rng.hpp \
+$(HOSTIF_BUILD_DIR)/%/hostif_test: $(HOSTIF_SRC_DIR)/%_test.cpp $(HOSTIF_SRC_DIR)/hostif_common.hpp sim/rng.hpp driver/include/canopy_regs.h \
                                    $(RTL_SRCS) | deps-sim
 	@mkdir -p $(@D)
 	@echo "  VERILATE hostif/$*"

@@ -54,6 +54,7 @@
 #include <vector>
 
 #include "Vtb.h"
+#include "canopy_regs.h"
 #include "hostif_common.hpp"
 
 namespace {
@@ -391,9 +392,12 @@ class NodeTest {
     }
 
     // ------------------------------------------------------------ the steps
+    // ID: magic "CPNY", type 1 (router node), the register map's version (spec/regmap.toml).
+    static constexpr uint64_t kIdValue = (uint64_t{CANOPY_VERSION_MAJOR} << CANOPY_ID_MAJOR_LSB) | (uint64_t{CANOPY_VERSION_MINOR} << CANOPY_ID_MINOR_LSB)
+                                       | (uint64_t{1} << CANOPY_ID_TYPE_LSB) | 0x43504E59u;
     void identity() {
         v_.step("1 identity");
-        expect_csr(kId, (uint64_t{1} << 56) | (uint64_t{1} << 48) | (uint64_t{1} << 32) | 0x43504E59u, "ID");
+        expect_csr(kId, kIdValue, "ID");
         expect_csr(kBuild, (kBuildDate << 32) | kBuildGit, "BUILD");
         const uint64_t caps = uint64_t{16} | (uint64_t{32} << 8) | (uint64_t{0x07} << 16) | (uint64_t{0x0f} << 24) | (uint64_t{256} << 32) | (uint64_t{64} << 48) |
                               (uint64_t{4} << 58);
@@ -418,7 +422,7 @@ class NodeTest {
         mmio_write(0x2000, {0x1111}, {0xff});
         mmio_write(kId, {0x2222}, {0xff});
         if (mmio_read(kWindow + 0x100, 2) != std::vector<uint64_t>{0, 0}) v_.fail("window read not 0");
-        expect_csr(kId, (uint64_t{1} << 56) | (uint64_t{1} << 48) | (uint64_t{1} << 32) | 0x43504E59u, "ID after a write to it");
+        expect_csr(kId, kIdValue, "ID after a write to it");
         csr_errs_ = 5;
         expect_csr(kErrCsr, csr_errs_, "ERR_CSR");
         v_.progress();

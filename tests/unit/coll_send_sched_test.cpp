@@ -17,7 +17,7 @@
 //   - every flit a grant takes is the next word of the packet the lane has to send, with
 //     lane_last_o on the packet's last word and only there; a flit offered stays offered,
 //     unchanged, until taken;
-//   - tail_o / tail_slot_o the cycle after the grant that took a tail, and only then;
+//   - tail_o / tail_slot_o two cycles after the grant that took a tail, and only then;
 //   - every packet given is sent in the end;
 //   - zero load: a whole packet given to all five lanes at once is offered 4 cycles later
 //     on every lane and leaves at one flit per cycle on every lane (the four link lanes
@@ -56,6 +56,7 @@ struct LaneM {
     bool last = false;
     bool granted = false;            // granted last cycle
     int tail_due = -1;               // slot whose tail_o is due this cycle
+    int tail_next = -1;              // ... and the cycle after (tail_o comes two edges after its grant)
 };
 
 class SendTest {
@@ -108,13 +109,14 @@ class SendTest {
     // One cycle of the test. fresh: new packets may start.
     void cycle(bool fresh) {
         tb_.clk_i = 0;
-        tb_.eval();
-        const uint64_t now = t_.ticks();
-        // --- the outputs of the last edge
-        for (unsigned l = 0; l < kLanes; l++) check_lane(l);
-        // --- the read ports: data for the address of the cycle before; addresses now
+        // --- the read ports: data for the address of the cycle before (a lane may show a
+        // word arriving now)
         tb_.rd0_data_i = rd_next_[0];
         tb_.rd1_data_i = rd_next_[1];
+        tb_.eval();
+        const uint64_t now = t_.ticks();
+        // --- the outputs of the last edge; addresses now
+        for (unsigned l = 0; l < kLanes; l++) check_lane(l);
         const unsigned ra[2] = {unsigned(tb_.rd0_addr_o), unsigned(tb_.rd1_addr_o)};
         // --- writes (the working memory's write stream)
         tb_.wr_valid_i = 0;
@@ -196,7 +198,8 @@ class SendTest {
         if (tail && get_field(tb_.tail_slot_o, 5 * l, 5) != unsigned(m.tail_due))
             t_.fail("lane %u: tail of slot %u, expected %d", l, unsigned(get_field(tb_.tail_slot_o, 5 * l, 5)),
                     m.tail_due);
-        m.tail_due = -1;
+        m.tail_due = m.tail_next;
+        m.tail_next = -1;
         if (v && m.given.empty()) t_.fail("lane %u offers a flit with no packet given", l);
         m.offered = v;
         m.flit = f;
@@ -223,7 +226,7 @@ class SendTest {
         }
         m.pos = 0;
         m.given.pop_front();
-        m.tail_due = int(s);
+        m.tail_next = int(s);
         packets_++;
         if (++x.sent == unsigned(__builtin_popcount(x.lanes))) {
             x.busy = false;
@@ -334,10 +337,10 @@ class SendTest {
         const unsigned keep = write_pct_;
         write_pct_ = 0;
         tb_.clk_i = 0;
-        tb_.eval();
-        for (unsigned l = 0; l < kLanes; l++) check_lane(l);
         tb_.rd0_data_i = rd_next_[0];
         tb_.rd1_data_i = rd_next_[1];
+        tb_.eval();
+        for (unsigned l = 0; l < kLanes; l++) check_lane(l);
         const unsigned ra[2] = {unsigned(tb_.rd0_addr_o), unsigned(tb_.rd1_addr_o)};
         tb_.wr_valid_i = 1;
         tb_.wr_slot_i = force_write_;
