@@ -14,10 +14,9 @@
 //   - rd0_* (registered address): the link lanes' read port; rd1_*: the local lane's.
 //     rdN_data_i is the word at the address of the cycle before.
 //   - lane_valid_o / lane_flit_o / lane_last_o[l]: valid until taken; lane_grant_i[l]
-//     (late in the cycle) takes the flit; the next may follow the next cycle. The grant is
-//     only registered here (it never reaches further logic in its own cycle): the next
-//     cycle the lane shows the flit after the one taken, chosen by that register from
-//     flip-flops and the queue's front (a 2:1 mux after registers and a LUT RAM read).
+//     (late in the cycle) takes the flit; the next may follow the next cycle. Each lane's
+//     offer comes from a canopy_grant_head: one 2:1 mux after flip-flops, and the grant is
+//     only registered (it never reaches further logic in its own cycle).
 //   - tail_o[l] / tail_slot_o[l] (registered): lane l's output took the tail of that slot
 //     (two cycles after the grant).
 //
@@ -30,8 +29,8 @@
 //
 // Per lane: the word to schedule next, the words available (a registered view of the
 // slot's write count, plus this cycle's write), and a registered want for the next cycle.
-// A word scheduled at cycle t is read at t+1 and lands in the lane's buffer at t+2: an
-// output register (the flit offered) and a queue of StoreDepth behind it; a lane schedules
+// A word scheduled at cycle t is read at t+1 and lands in the lane's buffer at t+2: the
+// head (the flit offered and one behind it) and a queue of StoreDepth; a lane schedules
 // only while the buffer has room for everything in flight (a flit taken is counted out the
 // cycle after its grant), so the buffer never overflows.
 `default_nettype none
@@ -79,7 +78,7 @@ module canopy_coll_send_sched #(
 );
   localparam int unsigned LocalLane = NumLinks;
   localparam int unsigned SlotWords = canopy_pkg::HeaderBits / 64 + canopy_pkg::MaxPayloadBytes / 8;
-  localparam int unsigned Cap       = StoreDepth + 1;             // buffer: output register + queue
+  localparam int unsigned Cap       = StoreDepth + 2;             // buffer: the head (two) + queue
   localparam int unsigned SumW      = $clog2(Cap + 1);
   localparam int unsigned BufW      = SlotW + 1 + FlitWidth;      // {slot, last, flit}
   localparam int unsigned LinkW     = NumLinks > 1 ? $clog2(NumLinks) : 1;
@@ -185,13 +184,9 @@ module canopy_coll_send_sched #(
     wire logic             start      = !lact_q[l] && (nv_q[l] || pick_i[l]);
     wire logic [SlotW-1:0] start_slot = nv_q[l] ? nslot_q[l] : pick_slot_i[l];
 
-    // The flit shown last cycle was taken (its grant, registered): it leaves the buffer now.
-    logic pop_q;
-    always_ff @(posedge clk_i) begin
-      if (rst_i) pop_q <= 1'b0;
-      else       pop_q <= lane_grant_i[l];
-    end
-    wire logic pop = pop_q;
+    // The flit offered last cycle was taken (its grant, registered by the head below): it
+    // leaves the buffer now.
+    logic pop;
 
     // Wants its next word next cycle: one is written (idx never passes lim, so "below" is
     // "not equal"), the packet goes on, and the buffer has room for everything in flight.
@@ -237,28 +232,23 @@ module canopy_coll_send_sched #(
       end
     end
 
-    // The buffer: the output register, and a queue behind it (distributed RAM, pointers
-    // one bit wider than the index: equal means empty). Data lands two cycles after its
-    // schedule; it goes straight to the output register when that is free and nothing waits.
-    // The output register holds the flit shown last cycle; when that one was taken (pop),
-    // the lane shows the next (the queue's front, or the word landing now) and loads it.
+    // The buffer: a queue (distributed RAM, pointers one bit wider than the index: equal
+    // means empty) in front of a canopy_grant_head, which offers the flits to the switch
+    // allocator and only registers its late grant. Data lands two cycles after its
+    // schedule; it goes straight to the head when the head has room and nothing waits.
     localparam int unsigned PW = $clog2(StoreDepth);
     wire logic            push   = t2_q[l];
     wire logic [BufW-1:0] in_buf = {slot2_q[l], last2_q[l], l == LocalLane ? rd1_data_i : rd0_data_i};
     logic [BufW-1:0] st_q [StoreDepth];
     logic [PW:0]     wp_q, rp_q;
-    logic            ov_q;
-    logic [BufW-1:0] o_q;
+    logic            head_ready;
+    logic [BufW-1:0] offered, taken;
     wire logic            st_valid = wp_q != rp_q;
     wire logic [BufW-1:0] st_out   = st_q[rp_q[PW-1:0]];
-    wire logic            load     = !ov_q || pop;
-    wire logic [BufW-1:0] nxt      = st_valid ? st_out : in_buf;
-    wire logic            nxt_v    = st_valid || push;
-    wire logic [BufW-1:0] shown    = pop ? nxt : o_q;
-    wire logic            st_push  = push && !(load && !st_valid);
-    // Every arriving word is written at wp (an early enable: the late grant stays off the
-    // RAM's write port); only advancing wp depends on the grant. The slot at wp is free
-    // whenever a word arrives (never full then: asserted), so a write not kept is harmless.
+    wire logic            st_push  = push && !(head_ready && !st_valid);
+    // Every arriving word is written at wp; only advancing wp depends on where it goes. The
+    // slot at wp is free whenever a word arrives (never full then: asserted), so a write
+    // not kept is harmless.
     always_ff @(posedge clk_i) begin
       if (push) st_q[wp_q[PW-1:0]] <= in_buf;
     end
@@ -266,30 +256,36 @@ module canopy_coll_send_sched #(
       if (rst_i) begin
         wp_q <= '0;
         rp_q <= '0;
-        ov_q <= 1'b0;
       end else begin
         if (st_push) wp_q <= wp_q + 1'b1;
-        if (load && st_valid) rp_q <= rp_q + 1'b1;
-        if (load) ov_q <= st_valid || push;
+        if (head_ready && st_valid) rp_q <= rp_q + 1'b1;
       end
     end
-    always_ff @(posedge clk_i) begin
-      if (load) o_q <= nxt;
-    end
-    assign lane_valid_o[l] = pop ? nxt_v : ov_q;
-    assign lane_flit_o[l]  = shown[FlitWidth-1:0];
-    assign lane_last_o[l]  = shown[FlitWidth];
+    canopy_grant_head #(.Width(BufW)) u_head (
+      .clk_i,
+      .rst_i,
+      .in_valid_i   (st_valid || push),
+      .in_data_i    (st_valid ? st_out : in_buf),
+      .in_ready_o   (head_ready),
+      .out_valid_o  (lane_valid_o[l]),
+      .out_data_o   (offered),
+      .grant_i      (lane_grant_i[l]),
+      .taken_o      (pop),
+      .taken_data_o (taken)
+    );
+    assign lane_flit_o[l] = offered[FlitWidth-1:0];
+    assign lane_last_o[l] = offered[FlitWidth];
+    wire logic unused_offered_slot = ^offered[FlitWidth+1 +: SlotW];
+    wire logic unused_taken_flit   = ^taken[FlitWidth-1:0];
 
-    // o_q holds last cycle's shown flit (loaded with it, or kept): pop says it was taken.
     always_ff @(posedge clk_i) begin
       if (rst_i) tail_o[l] <= 1'b0;
-      else       tail_o[l] <= pop && o_q[FlitWidth];
+      else       tail_o[l] <= pop && taken[FlitWidth];
     end
-    always_ff @(posedge clk_i) tail_slot_o[l] <= o_q[FlitWidth+1 +: SlotW];
+    always_ff @(posedge clk_i) tail_slot_o[l] <= taken[FlitWidth+1 +: SlotW];
 
     `CANOPY_ASSERT(a_store_room, !push || (wp_q - rp_q) != (PW + 1)'(StoreDepth), "lane buffer overflow")
     `CANOPY_ASSERT(a_grant_valid, !lane_grant_i[l] || lane_valid_o[l], "lane granted with nothing to send")
-    `CANOPY_ASSERT(a_pop_held, !pop || ov_q, "a flit taken that the output register did not hold")
     `CANOPY_ASSERT(a_pick_ready, !pick_i[l] || !nv_q[l], "a lane given a descriptor while it holds one")
     `CANOPY_ASSERT(a_next_busy, !nv_q[l] || lact_q[l] || start, "a lane holds a descriptor while idle")
     `CANOPY_ASSERT(a_sched_written, !sched[l] || idx_q[l] < lim_q[l], "a lane read a word not yet written")

@@ -11,9 +11,8 @@
 //   - res_*: at the tree's root, the result: a BCAST_REQ with rflags RESULT for the
 //     collective unit's working memory (res_ready_i takes a flit), res_lanes_o with word 1
 //     (the outputs that must send it).
-//   - Both come from the output queue's head register, or, the cycle after the head was
-//     taken, from the flit behind it (a 2:1 mux after registers and a LUT RAM read): the
-//     grant and ready are only registered here, never used further in their own cycle.
+//   - Both come from the output queue's canopy_grant_head (a 2:1 mux after flip-flops):
+//     the grant and ready are only registered, never used further in their own cycle.
 //   - err_reduce_o: a contribution refused or disagreeing (op, dtype, len, offset, dst,
 //     group or ALL differ from the reduce's first contribution; a second one from the same
 //     port; an unknown op or dtype; len not a multiple of the element size): the reduce
@@ -44,7 +43,7 @@
 //   word written that cycle is forwarded), the completing contribution's too.
 // Sending: the sender sends a completed reduce's header words and then its payload from a
 // second copy of the accumulator memory, one word per cycle while the output queue
-// (OutDepth+1 words) has room, and frees the accumulator with the last word. A reduce
+// (OutDepth+2 words with its head) has room, and frees the accumulator with the last word. A reduce
 // that completes while the sender is idle and nothing waits is started at its verdict
 // (cut-through): its header goes out while its last contribution still streams in, and
 // each payload word is sent once it has been written back (the sender follows the writer,
@@ -113,7 +112,7 @@ module canopy_reduce_engine #(
   localparam int unsigned PSlotW = $clog2(PoolSlots);
   localparam int unsigned AccW   = PSlotW + WordW;
   localparam int unsigned LenW   = canopy_pkg::HdrLenBits;
-  localparam int unsigned Cap    = OutDepth + 1;
+  localparam int unsigned Cap    = OutDepth + 2;   // the output queue and its head (two)
   localparam int unsigned RsvW   = $clog2(Cap + 1);
   localparam int unsigned OutW   = NumLanes + 1 + PortW + 1 + 64;  // {lanes, result, port, last, flit}
 
@@ -652,21 +651,10 @@ module canopy_reduce_engine #(
   end
   always_ff @(posedge clk_i) o_in_q <= o_in;
 
-  logic            oh_up_q, oh_res_q, st_valid, st_ready;
-  /* verilator lint_off UNUSEDSIGNAL */  // its result bit is kept in oh_up_q / oh_res_q
-  logic [OutW-1:0] oh_q;
-  /* verilator lint_on UNUSEDSIGNAL */
-  logic [OutW-1:0] st_out;
+  logic            st_valid, st_ready, head_ready, o_pop;
+  logic [OutW-1:0] st_out, o_shown;
   logic [$clog2(OutDepth):0] unused_st_count;
-  // The head shown last cycle was taken (its grant or ready, registered): the head shows
-  // the flit behind it now, and loads it.
-  logic o_pop;
-  always_ff @(posedge clk_i) begin
-    if (rst_i) o_pop <= 1'b0;
-    else       o_pop <= up_grant_i || res_ready_i;
-  end
-  wire logic o_load  = !(oh_up_q || oh_res_q) || o_pop;
-  wire logic st_push = o_push_q && !(o_load && !st_valid);
+  wire logic st_push = o_push_q && !(head_ready && !st_valid);
   canopy_fifo #(.Width(OutW), .Depth(OutDepth)) u_out (
     .clk_i,
     .rst_i,
@@ -674,34 +662,34 @@ module canopy_reduce_engine #(
     .in_ready_o  (st_ready),
     .in_data_i   (o_in_q),
     .out_valid_o (st_valid),
-    .out_ready_i (o_load),
+    .out_ready_i (head_ready),
     .out_data_o  (st_out),
     .count_o     (unused_st_count)
   );
-  wire logic [OutW-1:0] o_next = st_valid ? st_out : o_in_q;
-  wire logic            o_next_v = st_valid || o_push_q;
-  wire logic            o_next_up  = o_next_v && !o_next[64 + 1 + PortW];
-  wire logic            o_next_res = o_next_v && o_next[64 + 1 + PortW];
-  always_ff @(posedge clk_i) begin
-    if (rst_i) begin
-      oh_up_q  <= 1'b0;
-      oh_res_q <= 1'b0;
-    end else if (o_load) begin
-      oh_up_q  <= o_next_up;
-      oh_res_q <= o_next_res;
-    end
-  end
-  always_ff @(posedge clk_i) begin
-    if (o_load) oh_q <= o_next;
-  end
-  /* verilator lint_off UNUSEDSIGNAL */  // its result bit is in up_valid_o / res_valid_o
-  wire logic [OutW-1:0] o_shown = o_pop ? o_next : oh_q;
+  // The head offers the output's flit (up lane or result) and only registers the grant
+  // or ready (o_pop: last cycle's flit was taken).
+  logic o_valid;
+  /* verilator lint_off UNUSEDSIGNAL */  // only the accounting's pulse is used
+  logic [OutW-1:0] unused_taken;
   /* verilator lint_on UNUSEDSIGNAL */
-  assign up_valid_o  = o_pop ? o_next_up : oh_up_q;
+  canopy_grant_head #(.Width(OutW)) u_head (
+    .clk_i,
+    .rst_i,
+    .in_valid_i   (st_valid || o_push_q),
+    .in_data_i    (st_valid ? st_out : o_in_q),
+    .in_ready_o   (head_ready),
+    .out_valid_o  (o_valid),
+    .out_data_o   (o_shown),
+    .grant_i      (up_grant_i || res_ready_i),
+    .taken_o      (o_pop),
+    .taken_data_o (unused_taken)
+  );
+  wire logic o_res = o_shown[64 + 1 + PortW];
+  assign up_valid_o  = o_valid && !o_res;
   assign up_flit_o   = o_shown[63:0];
   assign up_last_o   = o_shown[64];
   assign up_port_o   = o_shown[65 +: PortW];
-  assign res_valid_o = o_pop ? o_next_res : oh_res_q;
+  assign res_valid_o = o_valid && o_res;
   assign res_flit_o  = o_shown[63:0];
   assign res_last_o  = o_shown[64];
   assign res_lanes_o = o_shown[OutW-1 -: NumLanes];
@@ -724,7 +712,6 @@ module canopy_reduce_engine #(
   `CANOPY_ASSERT(a_rsv_bound, 32'(rsv_q) <= Cap, "reduce output reservations above capacity")
   `CANOPY_ASSERT(a_pop_valid, !up_grant_i || up_valid_o, "up lane granted with nothing to send")
   `CANOPY_ASSERT(a_res_valid, !res_ready_i || res_valid_o, "result taken with nothing to take")
-  `CANOPY_ASSERT(a_pop_held, !o_pop || oh_up_q || oh_res_q, "a flit taken that the head did not hold")
   `CANOPY_ASSERT(a_hdr_spacing, !(f_w1 && hp1_v_q), "two packets' word 1 in consecutive cycles")
   `CANOPY_ASSERT(a_stage_room, !hp2_v_q || sg_ready, "reduce staging queue overflow")
   `CANOPY_ASSERT(a_stage_tail, !tail_q[5] || sg_valid, "a packet's tail without its verdict")
