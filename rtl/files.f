@@ -1,6 +1,5 @@
 rtl/common/canopy_pkg.sv
 rtl/common/canopy_fifo.sv
-rtl/common/canopy_skid_buffer.sv
 rtl/common/canopy_grant_head.sv
 rtl/common/canopy_rr_arbiter.sv
 rtl/common/canopy_lrg_arbiter.sv

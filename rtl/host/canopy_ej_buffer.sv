@@ -6,12 +6,10 @@
 //     EjectCredits credits per VC toward the host, so each VC gets a buffer of that depth
 //     (a flit always finds room: asserted); one credit per flit taken out is returned, the
 //     cycle after (registered).
-//   - out_*: the delivered packets, whole and one at a time, valid/ready, straight from
-//     flip-flops (a canopy_skid_buffer: the ejector's decoding starts at registers, not
-//     behind the VC pick and the buffers' LUT RAM reads). Between packets the next VC is
-//     chosen round-robin among the VCs holding a flit; from a head flit to its tail only
-//     that VC is served, so flits of packets on different VCs, interleaved by the router,
-//     come out unmixed.
+//   - out_*: the delivered packets, whole and one at a time, valid/ready (out_valid_o never
+//     depends on out_ready_i). Between packets the next VC is chosen round-robin among the
+//     VCs holding a flit; from a head flit to its tail only that VC is served, so flits of
+//     packets on different VCs, interleaved by the router, come out unmixed.
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -43,9 +41,6 @@ module canopy_ej_buffer #(
   logic [VcW-1:0]                 pick_idx, sel;
   logic                           locked_q;          // between a taken head and its tail
   logic [VcW-1:0]                 vc_q;
-  // The picked VC's front, before the output registers.
-  logic                           pk_valid, pk_ready, pk_last;
-  logic [FlitWidth-1:0]           pk_flit;
 
   for (genvar v = 0; v < NumVcs; v++) begin : gen_vc
     wire logic [$clog2(EjectCredits):0] unused_count;
@@ -68,20 +63,20 @@ module canopy_ej_buffer #(
     .clk_i,
     .rst_i,
     .req_i       (locked_q ? '0 : buf_valid),
-    .advance_i   (!locked_q && pk_valid && pk_ready),
+    .advance_i   (!locked_q && out_valid_o && out_ready_i),
     .grant_o     (pick),
     .grant_idx_o (pick_idx)
   );
   wire logic unused_pick = ^pick;
 
-  assign sel      = locked_q ? vc_q : pick_idx;
-  assign pk_valid = locked_q ? buf_valid[vc_q] : buf_valid != '0;
-  assign pk_flit  = buf_data[sel][FlitWidth-1:0];
-  assign pk_last  = buf_data[sel][FlitWidth];
+  assign sel         = locked_q ? vc_q : pick_idx;
+  assign out_valid_o = locked_q ? buf_valid[vc_q] : buf_valid != '0;
+  assign out_flit_o  = buf_data[sel][FlitWidth-1:0];
+  assign out_last_o  = buf_data[sel][FlitWidth];
 
   always_comb begin
     pop = '0;
-    pop[sel] = pk_valid && pk_ready;
+    pop[sel] = out_valid_o && out_ready_i;
   end
 
   always_ff @(posedge clk_i) begin
@@ -89,21 +84,10 @@ module canopy_ej_buffer #(
       locked_q    <= 1'b0;
       ej_credit_o <= '0;
     end else begin
-      if (pk_valid && pk_ready) locked_q <= !pk_last;
+      if (out_valid_o && out_ready_i) locked_q <= !out_last_o;
       ej_credit_o <= pop;
     end
   end
-
-  canopy_skid_buffer #(.Width(FlitWidth + 1)) u_out (
-    .clk_i,
-    .rst_i,
-    .in_valid_i  (pk_valid),
-    .in_data_i   ({pk_last, pk_flit}),
-    .in_ready_o  (pk_ready),
-    .out_valid_o,
-    .out_data_o  ({out_last_o, out_flit_o}),
-    .out_ready_i
-  );
 
   always_ff @(posedge clk_i) begin
     if (!locked_q) vc_q <= pick_idx;
