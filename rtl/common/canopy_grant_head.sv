@@ -10,10 +10,14 @@
 //     reaches a flip-flop) takes the word offered this cycle; only while out_valid_o.
 //   - taken_o / taken_data_o: the word granted in the cycle before (registered), for the
 //     owner's accounting (a tail sent, a buffer slot free).
+//   - bypass_i (from flip-flops): in_valid_i whenever the head holds no word behind the
+//     offered one (the queue behind is empty then, so only a word arriving from a register
+//     can be valid). The cycle after a grant with nothing behind, that word is offered at
+//     once (the head's one bypass: in_data_i reaches out_data_o through the mux).
 //   - Words are offered in order, one per cycle under back-to-back grants; a word taken
 //     while the head is empty is offered the next cycle.
 // Structure: H, the word offered last cycle, and N, the one behind it. The cycle after a
-// grant H is gone and N is offered; otherwise H again. The grant's register (taken_o)
+// grant H is gone and N is offered (or, with N empty, the word arriving); otherwise H again. The grant's register (taken_o)
 // drives every update, so the grant itself never reaches more than one flip-flop input.
 `default_nettype none
 `include "canopy_assert.svh"
@@ -25,6 +29,7 @@ module canopy_grant_head #(
   input  wire logic             rst_i,
   input  wire logic             in_valid_i,
   input  wire logic [Width-1:0] in_data_i,
+  input  wire logic             bypass_i,
   output logic                  in_ready_o,
   output logic                  out_valid_o,
   output logic      [Width-1:0] out_data_o,
@@ -41,8 +46,8 @@ module canopy_grant_head #(
   end
   wire logic pop = taken_o;   // H (offered last cycle) was granted: it leaves now
 
-  assign out_valid_o  = pop ? n_v_q : h_v_q;
-  assign out_data_o   = pop ? n_q : h_q;
+  assign out_valid_o  = pop ? (n_v_q || bypass_i) : h_v_q;
+  assign out_data_o   = !pop ? h_q : n_v_q ? n_q : in_data_i;
   assign taken_data_o = h_q;
 
   // Room for a word after this cycle's pop: N free, or H leaving.
@@ -76,6 +81,7 @@ module canopy_grant_head #(
   `CANOPY_ASSERT(a_grant_offered, !grant_i || out_valid_o, "granted with nothing offered")
   `CANOPY_ASSERT(a_pop_held, !pop || h_v_q, "a word taken that the head did not hold")
   `CANOPY_ASSERT(a_order, !n_v_q || h_v_q, "the word behind the head held without the head")
+  `CANOPY_ASSERT(a_bypass, n_v_q || bypass_i == in_valid_i, "bypass_i differs from in_valid_i with nothing behind the head")
 endmodule
 
 `default_nettype wire
