@@ -267,6 +267,7 @@ module canopy_coll_send_sched #(
       .in_valid_i   (st_valid || push),
       .in_data_i    (st_valid ? st_out : in_buf),
       .bypass_i     (push),
+      .bypass_data_i (in_buf),
       .in_ready_o   (head_ready),
       .out_valid_o  (lane_valid_o[l]),
       .out_data_o   (offered),

@@ -678,6 +678,7 @@ module canopy_reduce_engine #(
     .in_valid_i   (st_valid || o_push_q),
     .in_data_i    (st_valid ? st_out : o_in_q),
     .bypass_i     (o_push_q),
+    .bypass_data_i (o_in_q),
     .in_ready_o   (head_ready),
     .out_valid_o  (o_valid),
     .out_data_o   (o_shown),

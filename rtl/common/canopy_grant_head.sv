@@ -10,10 +10,11 @@
 //     reaches a flip-flop) takes the word offered this cycle; only while out_valid_o.
 //   - taken_o / taken_data_o: the word granted in the cycle before (registered), for the
 //     owner's accounting (a tail sent, a buffer slot free).
-//   - bypass_i (from flip-flops): in_valid_i whenever the head holds no word behind the
-//     offered one (the queue behind is empty then, so only a word arriving from a register
-//     can be valid). The cycle after a grant with nothing behind, that word is offered at
-//     once (the head's one bypass: in_data_i reaches out_data_o through the mux).
+//   - bypass_i / bypass_data_i (from flip-flops): in_valid_i / in_data_i whenever the head
+//     holds no word behind the offered one (the queue behind is empty then, so only a word
+//     arriving from a register can be valid). The cycle after a grant with nothing behind,
+//     that word is offered at once (the head's one bypass, through the 2:1 mux's other
+//     side: out_* stay one mux level after flip-flops).
 //   - Words are offered in order, one per cycle under back-to-back grants; a word taken
 //     while the head is empty is offered the next cycle.
 // Structure: H, the word offered last cycle, and N, the one behind it. The cycle after a
@@ -30,6 +31,7 @@ module canopy_grant_head #(
   input  wire logic             in_valid_i,
   input  wire logic [Width-1:0] in_data_i,
   input  wire logic             bypass_i,
+  input  wire logic [Width-1:0] bypass_data_i,
   output logic                  in_ready_o,
   output logic                  out_valid_o,
   output logic      [Width-1:0] out_data_o,
@@ -47,7 +49,7 @@ module canopy_grant_head #(
   wire logic pop = taken_o;   // H (offered last cycle) was granted: it leaves now
 
   assign out_valid_o  = pop ? (n_v_q || bypass_i) : h_v_q;
-  assign out_data_o   = !pop ? h_q : n_v_q ? n_q : in_data_i;
+  assign out_data_o   = !pop ? h_q : n_v_q ? n_q : bypass_data_i;
   assign taken_data_o = h_q;
 
   // Room for a word after this cycle's pop: N free, or H leaving.
@@ -82,6 +84,8 @@ module canopy_grant_head #(
   `CANOPY_ASSERT(a_pop_held, !pop || h_v_q, "a word taken that the head did not hold")
   `CANOPY_ASSERT(a_order, !n_v_q || h_v_q, "the word behind the head held without the head")
   `CANOPY_ASSERT(a_bypass, n_v_q || bypass_i == in_valid_i, "bypass_i differs from in_valid_i with nothing behind the head")
+  `CANOPY_ASSERT(a_bypass_data, n_v_q || !bypass_i || bypass_data_i == in_data_i,
+                 "bypass_data_i differs from in_data_i with nothing behind the head")
 endmodule
 
 `default_nettype wire

@@ -21,6 +21,7 @@ module canopy_unit_grant_head_tb (
     .in_valid_i,
     .in_data_i,
     .bypass_i,
+    .bypass_data_i (in_data_i),
     .in_ready_o,
     .out_valid_o,
     .out_data_o,
