@@ -227,14 +227,10 @@ module canopy_ejector #(
   // registered from it and ready in SDecide (off the decision's path).
   logic [IdW-1:0] src_idx, src_idx_d;
   logic           src_ok, src_ok_d;
-  logic           unused_src_in_torus;   // outside the torus or beyond the table: both refused
-  /* verilator lint_off UNUSEDSIGNAL */  // only its src field is read
-  canopy_pkg::hdr_t hdr0_only;
-  /* verilator lint_on UNUSEDSIGNAL */
-  assign hdr0_only = canopy_pkg::hdr_t'({64'd0, hdr0_q});
+  logic           unused_src_in_torus;   // src_ok covers it: outside the torus or the table
   canopy_node_index #(.MaxNodes(MaxNodes)) u_src_idx (
     .clk_i,
-    .coord_i      (hdr0_only.src),
+    .coord_i      (hdr.src),
     .torus_size_i,
     .idx_o        (src_idx_d),
     .ok_o         (src_ok_d),
