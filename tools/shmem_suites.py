@@ -16,12 +16,18 @@ names the commits the pass table was made with:
 
 Every C file is compiled with shmem/oshcc (the suite's include directory on the path, the
 few per-file flags its own build uses), then run with shmem/oshrun on each torus (one PE
-per node), and passes when it exits 0 (or with the status its suite expects, e.g. 99 for
+per node; the OSU point-to-point programs that demand exactly two PEs on a ring of two),
+and passes when it exits 0 (or with the status its suite expects, e.g. 99 for
 tests-uh's global exit test) within --timeout seconds of wall clock. Files that need
 Fortran, C++, MPI or something documented as out of scope are listed as excluded, with the
-reason. Benchmarks must compile and run to completion; the OSU ones with small iteration
-counts: a constructor in a small object of ours (build/shmem-suites/osu_small.c) sets their
-iteration globals (loop, skip, ...) before main; their sources are compiled as they are.
+reason; so are, on a torus of another size, the few programs written for particular PE
+counts (PE_COUNTS). Benchmarks must compile and run to completion; the OSU ones with
+small iteration counts: their collectives through their options (-i, -m), their
+point-to-point programs through a constructor in a small object of ours
+(build/shmem-suites/osu_small.c) that sets their iteration globals (loop, skip, ...)
+before main, and the counts and sizes that are macros of osu_util.h through a header of
+ours forced in ahead of each source (build/shmem-suites/osu_small.h). Their sources are
+compiled as they are.
 
 Results: a table per torus on stdout and build/shmem-suites/results-<torus>.json; logs of
 every compile and run under build/shmem-suites/.
@@ -32,6 +38,7 @@ import glob
 import json
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -62,6 +69,28 @@ EXCLUDE = {
     "osu": {},
 }
 
+# Programs written for some PE counts only, erroneous at others (OpenSHMEM leaves a collective
+# that non-members of its active set call, or a PE number >= npes, undefined): run on a torus
+# whose node count they accept, listed as excluded (with the reason) on the others.
+PE_COUNTS = {
+    "examples": {
+        "c/bcast3.c": (lambda n: n == 4, "every PE calls a broadcast on the active set of PEs 0-3"),
+        "c/bcast4.c": (lambda n: n == 4, "the even PEs call a broadcast on the active set {0, 2} "
+                                         "(its comment: 'expected to run with 4 PEs')"),
+        "c/reduce-max.c": (lambda n: n == 4, "every PE calls a reduction on the active set of PEs 0-3"),
+        "c/reduce-sum.c": (lambda n: n == 4, "every PE calls a reduction on the active set of PEs 0-3"),
+        "c/dtrand.c": (lambda n: 16 % n == 0, "splits a 16-entry table into 16 / npes entries per PE, "
+                                              "so other PE counts address PEs >= npes"),
+    },
+}
+
+
+def pe_count_excluded(suite, rel, n):
+    """The reason a program is not run with n PEs, or None."""
+    ok, why = PE_COUNTS.get(suite, {}).get(rel, (None, None))
+    return None if ok is None or ok(n) else f"written for other PE counts than {n}: {why}"
+
+
 # Per-file build and run details the suites' own makefiles and runners give.
 EXTRA = {
     # Tests whose size and loop options (their own) are set smaller than their defaults,
@@ -90,6 +119,11 @@ VARIANTS = {
 }
 # Programs that take arguments: pattern -> args (OSU pt2pt: memory kind).
 OSU_HEAP = ["heap"]
+# OSU collectives: their OpenSHMEM option string is ":hvfm:i:" (osu_util_options.h), so
+# iterations and the largest size only; -x (warm-up) is refused there with exit 1.
+OSU_COLL_ARGS = ["-i", "4", "-m", "4096"]
+# OSU point-to-point programs that refuse any count but two PEs run on a ring of two.
+OSU_TWO_PE_TORUS = "2"
 # Options of every run: a small, seeded jitter in the PCIe model (sim/canopy-run
 # --jitter-ns): still the same run every time, but PEs are not in perfect lockstep, which
 # a few tests (atomic_nbi's swap loop) would otherwise never leave.
@@ -180,6 +214,23 @@ __attribute__((constructor)) static void osu_small(void)
 """
 
 
+OSU_SMALL_H = r"""/* osu_small.h (canopy tools/shmem_suites.py): smaller compile-time counts and sizes for the
+ * OSU OpenSHMEM benchmarks, forced in ahead of their sources (-include). Their message-rate
+ * and atomics programs take these from macros of osu_util.h, not from options: messages up
+ * to 4 MiB, 50 rounds of them as warm-up (200 MiB per pair), 500 iterations per size or
+ * operation; hours in co-simulation. The suite's header comes first, so its include guard
+ * keeps it from being read again; then the macros are set smaller. OSHM_LOOP_LARGE_MR stays
+ * (osu_oshm_get_mr_nb sizes a memset with its own 50). */
+#include "osu_util.h"
+#undef MAX_MESSAGE_SIZE
+#define MAX_MESSAGE_SIZE (1 << 16)
+#undef OSHM_LOOP_SMALL_MR
+#define OSHM_LOOP_SMALL_MR 50
+#undef OSHM_LOOP_ATOMIC
+#define OSHM_LOOP_ATOMIC 50
+"""
+
+
 def uses_openmp(path, depth=0):
     """The file, or a header of its directory it includes (two levels), uses OpenMP."""
     try:
@@ -247,12 +298,15 @@ def main():
     # The libraries and co-simulators first, once.
     subprocess.run(["make", "-s", "--no-print-directory", "-C", ROOT, "build/shmem/libcanopy_shmem.a",
                     "build/fw/libcanopy_fm.a", "build/driver/libcanopy.a"], check=True)
-    for t in tori:
+    for t in tori + ([OSU_TWO_PE_TORUS] if args.osu else []):
         subprocess.run(["make", "-s", "--no-print-directory", "-C", ROOT, f"TORUS={t}", "LINK_LATENCY=1",
                         f"build/cosim/{t}-L1/canopy-cosim"], check=True)
     osu_small = os.path.join(out, "osu_small.c")
     with open(osu_small, "w") as f:
         f.write(OSU_SMALL)
+    osu_small_h = os.path.join(out, "osu_small.h")
+    with open(osu_small_h, "w") as f:
+        f.write(OSU_SMALL_H)
 
     items, excl, commits, builds = [], [], {}, []
     for suite in ("sos", "uh", "examples", "osu"):
@@ -280,7 +334,7 @@ def main():
                 if uses_openmp(os.path.join(root, rel)):  # built with it, as the suites do
                     ex["cflags"] = ex.get("cflags", []) + ["-fopenmp"]
                 inc = {"sos": ["-I" + os.path.join(root, "test", "include")],
-                       "osu": ["-I" + os.path.join(root, "c", "util")]}.get(suite, [])
+                       "osu": ["-I" + os.path.join(root, "c", "util"), "-include", osu_small_h]}.get(suite, [])
                 inc = inc + ["-I" + os.path.dirname(os.path.join(root, rel))]
                 srcs = [os.path.join(root, rel)] + [os.path.join(root, s) for s in ex.get("srcs", [])]
                 if suite == "osu":
@@ -294,9 +348,11 @@ def main():
                     if '"heap"' in text:
                         run_args = OSU_HEAP
                     elif "process_options" in text:
-                        run_args = ["-i", "4", "-x", "1", "-m", "4096"]
+                        run_args = OSU_COLL_ARGS
+                    if re.search(r"numprocs\s*!=\s*2\b", text):
+                        ex["torus"] = OSU_TWO_PE_TORUS
                 items.append({"suite": suite, "kind": kind, "name": name, "rel": rel, "exe": exe,
-                              "args": run_args, "status": ex.get("status", 0)})
+                              "args": run_args, "status": ex.get("status", 0), "torus": ex.get("torus")})
                 builds.append((name, srcs, inc + ex.get("cflags", []) + vflags, exe, exe + ".build.log"))
 
     log(f"compiling {len(builds)} programs with shmem/oshcc ...")
@@ -310,13 +366,19 @@ def main():
     results = {}
     for t in tori:
         jobs = []
+        n = math.prod(int(k) for k in t.split("x"))
+        res = {}
         for it in items:
+            why = pe_count_excluded(it["suite"], it["rel"], n)
+            if why:
+                res[it["name"]] = {"pass": None, "excluded": why}
+                continue
             if not built[it["name"]] or (it["kind"] == "bench" and args.no_bench):
                 continue
             timeout = args.bench_timeout if it["kind"] == "bench" else args.timeout
-            jobs.append((it["name"], it["exe"], it["args"], t, it["status"], timeout, f"{it['exe']}.{t}.log"))
+            jobs.append((it["name"], it["exe"], it["args"], it["torus"] or t, it["status"], timeout,
+                         f"{it['exe']}.{t}.log"))
         log(f"running {len(jobs)} programs on {t} ...")
-        res = {}
         with cf.ThreadPoolExecutor(max(1, args.jobs)) as pool:
             for fut in cf.as_completed([pool.submit(run, j) for j in jobs]):
                 name, ok, rc, secs = fut.result()
@@ -346,9 +408,12 @@ def main():
             comp = sum(1 for r in rows if r["compiled"])
             cells = []
             for t in tori:
-                ran = [r for r in rows if r[t] is not None]
+                counted = [r for r in rows if not (r[t] or {}).get("excluded")]
+                ran = [r for r in counted if r[t] is not None]
                 ok = sum(1 for r in ran if r[t]["pass"])
-                cells.append(f"{ok}/{len(rows)} ({100.0 * ok / len(rows):.1f}%)" if ran else "not run")
+                nx = len(rows) - len(counted)
+                cells.append((f"{ok}/{len(counted)} ({100.0 * ok / max(1, len(counted)):.1f}%)" if ran else "not run")
+                             + (f", {nx} excluded" if nx else ""))
             summary["table"][f"{suite}/{kind}"] = {"files": len(rows), "compiled": comp,
                                                    **{t: c for t, c in zip(tori, cells)}}
             log(f"| {suite} | {kind} | {len(rows)} | {nex if kind == 'test' else '-'} | {comp}/{len(rows)} | "
@@ -357,14 +422,19 @@ def main():
     for s, f, w in excl:
         log(f"excluded {s}/{f}: {w}")
     for t in tori:
-        fails = [r["name"] for r in summary["programs"] if r[t] is not None and not r[t]["pass"]]
+        for r in summary["programs"]:
+            if (r[t] or {}).get("excluded"):
+                log(f"excluded on {t} {r['name']}: {r[t]['excluded']}")
+        fails = [r["name"] for r in summary["programs"]
+                 if r[t] is not None and not r[t].get("excluded") and not r[t]["pass"]]
         if fails:
             log(f"failed on {t}: " + ", ".join(fails))
         with open(os.path.join(out, f"results-{t}.json"), "w") as f:
             json.dump(summary, f, indent=1)
     log("commits: " + ", ".join(f"{k} {v}" for k, v in commits.items()))
     failed_tests = sum(1 for r in summary["programs"] for t in tori
-                       if r["kind"] == "test" and (not r["compiled"] or (r[t] and not r[t]["pass"])))
+                       if r["kind"] == "test" and (not r["compiled"]
+                                                   or (r[t] and not r[t].get("excluded") and not r[t]["pass"])))
     return 1 if failed_tests else 0
 
 
