@@ -161,7 +161,23 @@ module canopy_reduce_engine #(
     logic                has_slot;  // the accumulator is freed once sent
     logic [PSlotW-1:0]   pslot;
   } rent_t;
-  localparam int unsigned RentW = FieldsW + TreeIdW + RidW + 3 + NumLanes + PortW + 2 + PSlotW;
+  // The same, as the ready queue stores it: a result's lanes and a contribution's parent port
+  // share one field (each is used only by its kind), and pay follows from the rest: 108 bits
+  // for NumDims 3, three 512 x 36 block RAMs, where the whole entry (112) would take four.
+  typedef struct packed {
+    fields_t             f;
+    logic [TreeIdW-1:0]  tree;
+    logic [RidW-1:0]     rid;
+    logic                failed;
+    logic                retry;
+    logic                root;
+    logic [NumLanes-1:0] route;     // root: lanes; else the parent port
+    logic                has_slot;
+    logic [PSlotW-1:0]   pslot;
+  } rq_ent_t;
+  localparam int unsigned RqEntW = FieldsW + TreeIdW + RidW + 3 + NumLanes + 1 + PSlotW;
+  `CANOPY_STATIC_ASSERT(gen_route_check, PortW <= NumLanes, "a parent port must fit the route field")
+
   rent_t s_ent_q;         // the reduce being sent
   logic  s_free;          // its accumulator is freed (with its last word)
   logic  s_early_start;   // the verdict now starts the sender on its reduce (cut-through)
@@ -481,7 +497,8 @@ module canopy_reduce_engine #(
     if (rst_i) tail_q <= '0;
     else       tail_q <= {tail_q[4:0], tail_in};
   end
-  rent_t v_ent;
+  rent_t   v_ent;
+  rq_ent_t v_rq;   // as the ready queue stores it
   always_comb begin
     v_ent.f        = v_meta.f;
     v_ent.tree     = hp2_hdr_q.tree;
@@ -494,16 +511,25 @@ module canopy_reduce_engine #(
     v_ent.pay      = !v_failed && v_meta.f.len != '0 && v_meta.has_slot;
     v_ent.has_slot = v_meta.has_slot;
     v_ent.pslot    = v_meta.pslot;
+    v_rq.f         = v_ent.f;
+    v_rq.tree      = v_ent.tree;
+    v_rq.rid       = v_ent.rid;
+    v_rq.failed    = v_ent.failed;
+    v_rq.retry     = v_ent.retry;
+    v_rq.root      = v_ent.root;
+    v_rq.route     = v_ent.root ? v_ent.lanes : NumLanes'(v_ent.port);
+    v_rq.has_slot  = v_ent.has_slot;
+    v_rq.pslot     = v_ent.pslot;
   end
   logic             sg_valid, sg_ready;
-  logic [RentW:0]   sg_out;
+  logic [RqEntW:0]  sg_out;
   logic [$clog2(StageDepth):0] unused_sg_count;
-  canopy_fifo #(.Width(RentW + 1), .Depth(StageDepth)) u_stage (
+  canopy_fifo #(.Width(RqEntW + 1), .Depth(StageDepth)) u_stage (
     .clk_i,
     .rst_i,
     .in_valid_i  (hp2_v_q),
     .in_ready_o  (sg_ready),
-    .in_data_i   ({sg_fin_in, RentW'(v_ent)}),
+    .in_data_i   ({sg_fin_in, RqEntW'(v_rq)}),
     .out_valid_o (sg_valid),
     .out_ready_i (tail_q[5]),
     .out_data_o  (sg_out),
@@ -516,20 +542,20 @@ module canopy_reduce_engine #(
   always_ff @(posedge clk_i) begin
     if (rst_i) sg_fin_q <= '0;
     else       sg_fin_q <= sg_fin_q + ($clog2(StageDepth) + 1)'(sg_fin_in)
-                                    - ($clog2(StageDepth) + 1)'(tail_q[5] && sg_out[RentW]);
+                                    - ($clog2(StageDepth) + 1)'(tail_q[5] && sg_out[RqEntW]);
   end
 
   localparam int unsigned RqW = $clog2(NumRed);
   logic [RqW:0]     rq_wr_q, rq_rd_q;
-  logic [RentW-1:0] rq_rdata;
+  logic [RqEntW-1:0] rq_rdata;
   logic             s_busy_q, s_load_q;
-  wire logic rq_push = tail_q[5] && sg_out[RentW];
+  wire logic rq_push = tail_q[5] && sg_out[RqEntW];
   wire logic rq_pop  = !s_busy_q && !s_load_q && rq_wr_q != rq_rd_q;
-  canopy_sdp_ram #(.Width(RentW), .Depth(NumRed)) u_ready (
+  canopy_sdp_ram #(.Width(RqEntW), .Depth(NumRed)) u_ready (
     .clk_i,
     .we_i    (rq_push),
     .waddr_i (rq_wr_q[RqW-1:0]),
-    .wdata_i (sg_out[RentW-1:0]),
+    .wdata_i (sg_out[RqEntW-1:0]),
     .re_i    (rq_pop),
     .raddr_i (rq_rd_q[RqW-1:0]),
     .rdata_o (rq_rdata)
@@ -579,9 +605,26 @@ module canopy_reduce_engine #(
       end
     end
   end
+  // The ready queue's head as the sender takes it.
+  rq_ent_t rq_head;
+  rent_t   rq_ent;
+  assign rq_head = rq_ent_t'(rq_rdata);
+  always_comb begin
+    rq_ent.f        = rq_head.f;
+    rq_ent.tree     = rq_head.tree;
+    rq_ent.rid      = rq_head.rid;
+    rq_ent.failed   = rq_head.failed;
+    rq_ent.retry    = rq_head.retry;
+    rq_ent.root     = rq_head.root;
+    rq_ent.lanes    = rq_head.root ? rq_head.route : '0;
+    rq_ent.port     = rq_head.root ? '0 : rq_head.route[PortW-1:0];
+    rq_ent.pay      = !rq_head.failed && rq_head.f.len != '0 && rq_head.has_slot;
+    rq_ent.has_slot = rq_head.has_slot;
+    rq_ent.pslot    = rq_head.pslot;
+  end
   always_ff @(posedge clk_i) begin
     if (s_load_q || s_early_start) begin
-      s_ent_q <= s_early_start ? v_ent : rent_t'(rq_rdata);
+      s_ent_q <= s_early_start ? v_ent : rq_ent;
       s_ph_q  <= 2'd0;
       s_idx_q <= '0;
     end else if (s_issue) begin
