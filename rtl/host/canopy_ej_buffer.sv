@@ -43,8 +43,9 @@ module canopy_ej_buffer #(
   logic [VcW-1:0]                 vc_q;
 
   for (genvar v = 0; v < NumVcs; v++) begin : gen_vc
-    wire logic [$clog2(EjectCredits):0] unused_count;
-    canopy_fifo #(.Width(FlitWidth + 1), .Depth(EjectCredits)) u_buf (
+    wire logic [$clog2(EjectCredits + 1):0] unused_count;
+    // Heads in registers: the VC pick and the flit mux after it start from flip-flops.
+    canopy_reg_fifo #(.Width(FlitWidth + 1), .Depth(EjectCredits)) u_buf (
       .clk_i,
       .rst_i,
       .in_valid_i  (ej_valid_i && ej_vc_i == VcW'(v)),

@@ -1,17 +1,18 @@
-// canopy_unit_fifo_tb.sv: test top for the canopy_fifo unit test (driven by fifo_test.cpp).
+// canopy_unit_fifo_tb.sv: test top for the FIFO unit test (driven by fifo_test.cpp):
+// canopy_fifo and canopy_reg_fifo, which share an interface.
 //
-// Instantiates canopy_fifo once per parameter set of the sweep, so one Verilator build
-// covers them all: config k has Depth 2, 4 or 16 (k / 2) and Width 1 or 70 (k % 2). The
-// configs share the clock and reset; every other port is brought out as a packed array
-// indexed by config, data padded to the widest Width (70) and counts to the widest count
-// (5 bits). fifo_test.cpp holds the same table; if the two ever disagree the test fails
+// Instantiates each once per parameter set of the sweep, so one Verilator build covers
+// them all: config k has Depth 2, 4 or 16 ((k % 6) / 2) and Width 1 or 70 (k % 2), and is
+// a canopy_fifo for k < 6, a canopy_reg_fifo (Depth behind its head) from 6. The configs
+// share the clock and reset; every other port is brought out as a packed array indexed by
+// config, data padded to the widest Width (70) and counts to the widest count (6 bits). fifo_test.cpp holds the same table; if the two ever disagree the test fails
 // (wrong full flag or lost upper data bits), it cannot pass silently.
 `default_nettype none
 
 module canopy_unit_fifo_tb #(
-  localparam int unsigned NumCfg   = 6,
+  localparam int unsigned NumCfg   = 12,
   localparam int unsigned MaxWidth = 70,
-  localparam int unsigned CountW   = 5   // $clog2(16) + 1
+  localparam int unsigned CountW   = 6   // $clog2(16 + 1) + 1
 ) (
   input  wire logic                              clk_i,
   input  wire logic                              rst_i,
@@ -25,23 +26,38 @@ module canopy_unit_fifo_tb #(
 );
   for (genvar k = 0; k < NumCfg; k++) begin : g_cfg
     localparam int unsigned Width = (k % 2 == 0) ? 1 : 70;
-    localparam int unsigned Depth = (k / 2 == 0) ? 2 : (k / 2 == 1) ? 4 : 16;
-    localparam int unsigned CntW  = $clog2(Depth) + 1;
+    localparam int unsigned Depth = ((k % 6) / 2 == 0) ? 2 : ((k % 6) / 2 == 1) ? 4 : 16;
+    localparam bit          Reg   = k >= 6;
+    localparam int unsigned CntW  = Reg ? $clog2(Depth + 1) + 1 : $clog2(Depth) + 1;
 
     logic [Width-1:0] out_data;
     logic [CntW-1:0]  count;
 
-    canopy_fifo #(.Width(Width), .Depth(Depth)) u_dut (
-      .clk_i,
-      .rst_i,
-      .in_valid_i  (in_valid_i[k]),
-      .in_ready_o  (in_ready_o[k]),
-      .in_data_i   (in_data_i[k][Width-1:0]),
-      .out_valid_o (out_valid_o[k]),
-      .out_ready_i (out_ready_i[k]),
-      .out_data_o  (out_data),
-      .count_o     (count)
-    );
+    if (Reg) begin : g_reg
+      canopy_reg_fifo #(.Width(Width), .Depth(Depth)) u_dut (
+        .clk_i,
+        .rst_i,
+        .in_valid_i  (in_valid_i[k]),
+        .in_ready_o  (in_ready_o[k]),
+        .in_data_i   (in_data_i[k][Width-1:0]),
+        .out_valid_o (out_valid_o[k]),
+        .out_ready_i (out_ready_i[k]),
+        .out_data_o  (out_data),
+        .count_o     (count)
+      );
+    end else begin : g_plain
+      canopy_fifo #(.Width(Width), .Depth(Depth)) u_dut (
+        .clk_i,
+        .rst_i,
+        .in_valid_i  (in_valid_i[k]),
+        .in_ready_o  (in_ready_o[k]),
+        .in_data_i   (in_data_i[k][Width-1:0]),
+        .out_valid_o (out_valid_o[k]),
+        .out_ready_i (out_ready_i[k]),
+        .out_data_o  (out_data),
+        .count_o     (count)
+      );
+    end
 
     assign out_data_o[k] = MaxWidth'(out_data);
     assign count_o[k]    = CountW'(count);

@@ -1,10 +1,13 @@
-// fifo_test.cpp: unit test of canopy_fifo against a software queue.
+// fifo_test.cpp: unit test of canopy_fifo and canopy_reg_fifo against a software queue.
 //
-// Why: every router input buffer is a canopy_fifo, and the credit scheme counts on it
-// holding exactly Depth beats, never dropping, duplicating or reordering one, and
-// reporting its occupancy (count_o) exactly.
+// Why: every router input buffer is a canopy_fifo (the host's ejection buffers are
+// canopy_reg_fifos), and the credit scheme counts on a FIFO holding exactly its capacity
+// (Depth; Depth + 1 for canopy_reg_fifo, its head included), never dropping, duplicating
+// or reordering a beat, and reporting its occupancy (count_o) exactly. canopy_reg_fifo
+// also promises outputs from registers: after the checks of each cycle its inputs are
+// changed to random values and out_valid_o / out_data_o must not move.
 //
-// What: six parameterisations at once (Depth 2, 4, 16 x Width 1, 70; see
+// What: twelve parameterisations at once (both FIFOs x Depth 2, 4, 16 x Width 1, 70; see
 // canopy_unit_fifo_tb.sv), each with its own random producer and consumer from a fixed
 // seed. The producer obeys valid/ready (once it offers a beat it holds it, data unchanged,
 // until accepted; valid never waits for ready; data is random garbage while valid is low)
@@ -29,12 +32,16 @@ using canopy_unit::set_field;
 
 // The configuration table of canopy_unit_fifo_tb.sv, same order.
 struct Cfg {
-    unsigned width, depth;
+    unsigned width, depth;  // depth: the capacity
+    bool reg;               // canopy_reg_fifo (its outputs from registers)
 };
-constexpr unsigned kNumCfg   = 6;
+constexpr unsigned kNumCfg   = 12;
 constexpr unsigned kMaxWidth = 70;  // data padding per config in the test top
-constexpr unsigned kCountW   = 5;   // count padding per config in the test top
-constexpr Cfg kCfgs[kNumCfg] = {{1, 2}, {70, 2}, {1, 4}, {70, 4}, {1, 16}, {70, 16}};
+constexpr unsigned kCountW   = 6;   // count padding per config in the test top
+constexpr Cfg kCfgs[kNumCfg] = {{1, 2, false},  {70, 2, false},  {1, 4, false},
+                                {70, 4, false}, {1, 16, false},  {70, 16, false},
+                                {1, 3, true},   {70, 3, true},   {1, 5, true},
+                                {70, 5, true},  {1, 17, true},   {70, 17, true}};
 
 constexpr uint64_t kSeed       = 0xf1f0c0ffee000001ull;
 constexpr uint64_t kCycles     = 60000;   // random traffic
@@ -160,6 +167,34 @@ class FifoTest {
         }
     }
 
+    // canopy_reg_fifo's outputs must not follow this cycle's inputs: drive random inputs,
+    // settle, compare, then put the real inputs back (before the clock edge).
+    void check_registered_outputs() {
+        const auto valid = tb_.in_valid_i, ready = tb_.out_ready_i;
+        const auto data = tb_.in_data_i;
+        bool out_valid[kNumCfg];
+        Data out_data[kNumCfg];
+        for (unsigned k = 0; k < kNumCfg; k++) {
+            out_valid[k] = get_field(tb_.out_valid_o, k, 1);
+            out_data[k]  = get_data(k);
+        }
+        set_field(tb_.in_valid_i, 0, kNumCfg, rng_.bits(kNumCfg));
+        set_field(tb_.out_ready_i, 0, kNumCfg, rng_.bits(kNumCfg));
+        for (unsigned k = 0; k < kNumCfg; k++) put_data(k, random_data(rng_, kMaxWidth));
+        tb_.eval();
+        for (unsigned k = 0; k < kNumCfg; k++) {
+            if (!kCfgs[k].reg) continue;
+            if (get_field(tb_.out_valid_o, k, 1) != out_valid[k] ||
+                (out_valid[k] && !(get_data(k) == out_data[k])))
+                t_.fail("config %u cycle %" PRIu64 ": an output followed this cycle's inputs",
+                        k, t_.ticks());
+        }
+        tb_.in_valid_i  = valid;
+        tb_.out_ready_i = ready;
+        tb_.in_data_i   = data;
+        tb_.eval();
+    }
+
     // One clock cycle: drive, settle, check against the models, clock edge, update them.
     void cycle(bool drain) {
         for (unsigned k = 0; k < kNumCfg; k++) {
@@ -206,6 +241,8 @@ class FifoTest {
             l.empty_cycles += size == 0;
             l.push_pop_cycles += push[k] && pop[k];
         }
+
+        check_registered_outputs();
 
         tb_.clk_i = 1;
         tb_.eval();
