@@ -273,6 +273,10 @@ void Cosim::wait_blocked(unsigned i) {
         if (std::chrono::steady_clock::now() - started > std::chrono::seconds(o_.pe_wall_timeout_s)) {
             fail("PE " + std::to_string(i) + " ran " + std::to_string(o_.pe_wall_timeout_s) +
                  " s without calling the library (watchdog)");
+            // It is still running (a loop that never calls the library): stop it here, or
+            // it would outlive the run, since kill_all passes over exited PEs.
+            kill(pe.pid, SIGKILL);
+            waitpid(pe.pid, nullptr, 0);
             pe.state = PeState::Exited;
             return;
         }
