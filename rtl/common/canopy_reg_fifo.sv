@@ -73,8 +73,7 @@ module canopy_reg_fifo #(
     end
   end
 
-  // A beat behind the head only while the head is held, so the order is kept.
-  `CANOPY_ASSERT(a_order, !(to_mem && !head_v_q), "a beat queued behind an empty head")
+  // Beats wait behind the head only while it is held, so the order is kept.
   `CANOPY_ASSERT(a_head_then_mem, head_v_q || !mem_any, "beats behind an empty head")
   `CANOPY_ASSERT(a_count_bound, behind <= Full, "occupancy above Depth behind the head")
 endmodule
