@@ -14,9 +14,11 @@
 //     DmaGetMark and ignores the rest.
 //   - ack_*: one pulse per acknowledgement owed (to canopy_ack_table), taken on the DMA
 //     completion of the put (a refused put completes as a zero-length request, in order).
-//   - gpush_* / gpush_ok_i: an arriving GET request offered to canopy_get_table (whose
-//     answer is combinational: taken or dropped, never waited for); gmark_o: the DMA
-//     marker of a taken request has completed.
+//   - gpush_* / gpush_ok_i: an arriving GET request offered to canopy_get_table (its
+//     answer, taken or dropped, comes in the same cycle, never waited for; gpush_idx_o
+//     holds the source's index from SDecide on, a cycle before the offer, as the table's
+//     registered lookup requires); gmark_o: the DMA marker of a taken request has
+//     completed.
 //   - torus_size_i: the torus size (table indices of GET sources and GET_RESP targets).
 //     get_wb_base_i: GET_WB_BASE; per-target get completion counts restart while it is 0.
 //   - Event pulses (rx_flit_o, rx_pkt_o: every flit / packet delivered, ACKs included;
