@@ -43,8 +43,9 @@
 // head's route.
 //
 // Checking. The head flit's routing word is checked as it is written (type, destination,
-// length field, lookahead port in range). A packet with a bad header is dropped whole at
-// the front of its buffer and never granted. Every input cuts through, so a tail that
+// length field, and a lookahead port that dimension-order routing can take from this
+// input: TurnOk). A packet with a bad header is dropped whole at the front of its buffer
+// and never granted. Every input cuts through, so a tail that
 // disagrees with the length field is counted but the packet has already left: on a link
 // only a faulty neighbour can cause that (the link layer's CRC will catch it); on the local
 // port the host interface has already refused any packet whose flit count disagrees with
@@ -98,6 +99,25 @@ module canopy_router_input #(
   localparam int unsigned CollPort  = 2 * NumDims + 1;
   localparam int unsigned BufCntW   = $clog2(BufDepth) + 1;
   localparam bit          IsLink    = PortIndex < NumLinks;
+  localparam int unsigned LaPorts   = 1 << canopy_pkg::HdrLaPortBits;
+
+  // The outputs a packet from this input can take (bit o: output o; outputs beyond NumOut
+  // never). From the local port, any. From a link of dimension d, dimension-order routing
+  // allows only: straight on (the opposite port of d; never back where it came from), a
+  // turn into a later dimension, the host, the collective port. Requests outside this set
+  // are constant zero, so the allocator and the crossbar lose those pairs (a link output
+  // of dimension 0 has two sources, not seven), and a link head whose lookahead names
+  // another output is refused as a bad destination rather than left waiting for a grant
+  // that cannot come.
+  function automatic logic [LaPorts-1:0] turns_allowed(input int unsigned in_port);
+    turns_allowed = '0;
+    for (int unsigned o = 0; o < NumOut; o++) begin
+      if (in_port >= NumLinks || o >= NumLinks) turns_allowed[o] = 1'b1;
+      else if (o / 2 == in_port / 2)            turns_allowed[o] = o == (in_port ^ 1);
+      else                                       turns_allowed[o] = o / 2 > in_port / 2;
+    end
+  endfunction
+  localparam logic [LaPorts-1:0] TurnOk = turns_allowed(PortIndex);
 
   `CANOPY_STATIC_ASSERT(gen_vcs_check, NumVcs >= canopy_pkg::MinVcs && (NumVcs & (NumVcs - 1)) == 0,
                         "NumVcs must be a power of two >= canopy_pkg::MinVcs")
@@ -136,7 +156,7 @@ module canopy_router_input #(
   logic [VcW-1:0]       a_vc;
   logic [PortW-1:0]     a_port;       // a head's output port here
   logic                 a_hi;         // and bit 0 of the VC it leaves on
-  logic                 a_port_bad;   // a lookahead port that names no output
+  logic                 a_port_bad;   // a lookahead port no route from here takes
 
   /* verilator lint_off UNUSEDSIGNAL */  // the routing fields only
   canopy_pkg::hdr_t rx_hdr, a_hdr;
@@ -152,7 +172,7 @@ module canopy_router_input #(
       a_vc       = rx_vc_i;
       a_port     = PortW'(rx_hdr.la_port);
       a_hi       = rx_hdr.la_hi;
-      a_port_bad = !rx_coll_vc && {1'b0, rx_hdr.la_port} >= (canopy_pkg::HdrLaPortBits + 1)'(NumOut);
+      a_port_bad = !rx_coll_vc && !TurnOk[rx_hdr.la_port];
       if (rx_coll_vc) begin
         a_port = PortW'(CollPort);
         a_hi   = rx_vc_i[0];              // COLL_UP stays COLL_UP, COLL_DOWN stays COLL_DOWN
@@ -487,7 +507,7 @@ module canopy_router_input #(
     for (int unsigned v = 0; v < NumVcs; v++) begin
       logic [NumOut-1:0] tgt;
       for (int unsigned o = 0; o < NumOut; o++) begin
-        tgt[o] = cand[v][CtlPort +: PortW] == PortW'(o) && !cand[v][CtlBad];
+        tgt[o] = TurnOk[o] && cand[v][CtlPort +: PortW] == PortW'(o) && !cand[v][CtlBad];
       end
       p_bits = p_bits | ({CtlW{pick[v]}} & cand[v]);
       p_ptr  = p_ptr | ({BufCntW{pick[v]}} & spec_ptr[v]);

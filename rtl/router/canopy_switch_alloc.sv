@@ -23,7 +23,8 @@
 // Invariants (asserted; the formal proof in formal/ covers them): at most one grant per
 // output, at most one output per requester, no grant without a credit, no head granted onto
 // an owned VC. A link input never targets its own port (dimension-order routes never turn
-// back), so that pair is left out of the arbiter.
+// back), so that pair is left out of the arbiter; the other turns dimension order never
+// takes are constant-zero requests already (canopy_router_input's TurnOk).
 `default_nettype none
 `include "canopy_assert.svh"
 

@@ -16,7 +16,7 @@
 # assertions report it, which proves assertions are live in these builds.
 
 UNIT_TESTS := fifo grant_head credit_counter credit_counter_neg rr_arbiter lrg_arbiter crossbar route_dor route_lookahead vc_fifo switch_alloc output_vc_state hdr_check \
-  coll_table coll_rx_sched coll_wmem coll_desc_queue coll_send_sched reduce_alu reduce_pool reduce_engine
+  router_input coll_table coll_rx_sched coll_wmem coll_desc_queue coll_send_sched reduce_alu reduce_pool reduce_engine
 
 UNIT_SRC_DIR   := tests/unit
 UNIT_BUILD_DIR := build/unit
