@@ -2,7 +2,7 @@
 """Run the public OpenSHMEM test suites, unmodified, against canopy's oshcc / oshrun.
 
     python3 tools/shmem_suites.py --sos DIR --uh DIR --examples DIR --osu DIR \\
-        [--torus 2x2 --torus 3x3] [-j 2] [--only SUBSTRING] [--timeout S] [--out DIR]
+        [--torus 2x2 --torus 3x3] [-j 2] [--only SUBSTRING ...] [--timeout S] [--out DIR]
 
 Each DIR is a snapshot of one suite: a checkout, or a git directory without a work tree
 (then HEAD is exported). The suites are never copied into the project; docs/shmem.md
@@ -285,7 +285,8 @@ def main():
         ap.add_argument("--" + s, help=f"snapshot of the {s} suite")
     ap.add_argument("--torus", action="append", help="torus to run on (repeatable; default 2x2 and 3x3)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
-    ap.add_argument("--only", default="", help="only files whose path contains this")
+    ap.add_argument("--only", action="append", default=[],
+                    help="only files whose path contains this (repeatable: any of them)")
     ap.add_argument("--timeout", type=int, default=600, help="wall-clock seconds per run")
     ap.add_argument("--bench-timeout", type=int, default=1800, help="wall-clock seconds per benchmark run")
     ap.add_argument("--no-bench", action="store_true", help="compile the benchmarks but do not run them")
@@ -328,7 +329,7 @@ def main():
             entries += [(vn, fl) for r, vn, fl in variants if r == rel]
             for base, vflags in entries:
                 name = f"{suite}/{os.path.dirname(rel)}/{base}"
-                if args.only not in name:
+                if args.only and not any(o in name for o in args.only):
                     continue
                 ex = dict(EXTRA[suite].get(rel, {}))
                 if uses_openmp(os.path.join(root, rel)):  # built with it, as the suites do
