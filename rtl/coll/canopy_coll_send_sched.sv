@@ -78,7 +78,8 @@ module canopy_coll_send_sched #(
 );
   localparam int unsigned LocalLane = NumLinks;
   localparam int unsigned SlotWords = canopy_pkg::HeaderBits / 64 + canopy_pkg::MaxPayloadBytes / 8;
-  localparam int unsigned Cap       = StoreDepth + 2;             // buffer: the head (two) + queue
+  localparam int unsigned Cap       = StoreDepth + 2;             // flits a lane holds at most
+  localparam int unsigned BufDepth  = 1 << $clog2(Cap);           // its buffer's RAM entries
   localparam int unsigned SumW      = $clog2(Cap + 1);
   localparam int unsigned BufW      = SlotW + 1 + FlitWidth;      // {slot, last, flit}
   localparam int unsigned LinkW     = NumLinks > 1 ? $clog2(NumLinks) : 1;
@@ -232,61 +233,36 @@ module canopy_coll_send_sched #(
       end
     end
 
-    // The buffer: a queue (distributed RAM, pointers one bit wider than the index: equal
-    // means empty) in front of a canopy_grant_head, which offers the flits to the switch
-    // allocator and only registers its late grant. Data lands two cycles after its
-    // schedule; it goes straight to the head when the head has room and nothing waits.
-    localparam int unsigned PW = $clog2(StoreDepth);
-    wire logic            push   = t2_q[l];
-    wire logic [BufW-1:0] in_buf = {slot2_q[l], last2_q[l], l == LocalLane ? rd1_data_i : rd0_data_i};
-    logic [BufW-1:0] st_q [StoreDepth];
-    logic [PW:0]     wp_q, rp_q;
-    logic            head_ready;
-    logic [BufW-1:0] offered, taken;
-    wire logic            st_valid = wp_q != rp_q;
-    wire logic [BufW-1:0] st_out   = st_q[rp_q[PW-1:0]];
-    wire logic            st_push  = push && !(head_ready && !st_valid);
-    // Every arriving word is written at wp; only advancing wp depends on where it goes. The
-    // slot at wp is free whenever a word arrives (never full then: asserted), so a write
-    // not kept is harmless.
-    always_ff @(posedge clk_i) begin
-      if (push) st_q[wp_q[PW-1:0]] <= in_buf;
-    end
-    always_ff @(posedge clk_i) begin
-      if (rst_i) begin
-        wp_q <= '0;
-        rp_q <= '0;
-      end else begin
-        if (st_push) wp_q <= wp_q + 1'b1;
-        if (head_ready && st_valid) rp_q <= rp_q + 1'b1;
-      end
-    end
-    canopy_grant_head #(.Width(BufW)) u_head (
+    // The buffer: a canopy_grant_fifo, which offers the flits to the switch allocator
+    // straight from its distributed RAM and only registers the late grant. Data lands two
+    // cycles after its schedule; a flit landing the cycle after a grant with nothing
+    // behind it is offered at once. The scheduling accounting (sum_q < Cap) keeps what it
+    // holds within Cap.
+    logic            pop_tail;
+    logic [SlotW:0]  taken;     // {slot, last} of the flit granted last cycle
+    logic [BufW-1:0] offered;
+    canopy_grant_fifo #(.Width(BufW), .Depth(BufDepth), .TagW(SlotW + 1)) u_buf (
       .clk_i,
       .rst_i,
-      .in_valid_i   (st_valid || push),
-      .in_data_i    (st_valid ? st_out : in_buf),
-      .bypass_i     (push),
-      .bypass_data_i (in_buf),
-      .in_ready_o   (head_ready),
-      .out_valid_o  (lane_valid_o[l]),
-      .out_data_o   (offered),
-      .grant_i      (lane_grant_i[l]),
-      .taken_o      (pop),
-      .taken_data_o (taken)
+      .push_i      (t2_q[l]),
+      .push_data_i ({slot2_q[l], last2_q[l], l == LocalLane ? rd1_data_i : rd0_data_i}),
+      .out_valid_o (lane_valid_o[l]),
+      .out_data_o  (offered),
+      .grant_i     (lane_grant_i[l]),
+      .taken_o     (pop),
+      .taken_tag_o (taken)
     );
     assign lane_flit_o[l] = offered[FlitWidth-1:0];
     assign lane_last_o[l] = offered[FlitWidth];
     wire logic unused_offered_slot = ^offered[FlitWidth+1 +: SlotW];
-    wire logic unused_taken_flit   = ^taken[FlitWidth-1:0];
+    assign pop_tail = pop && taken[0];
 
     always_ff @(posedge clk_i) begin
       if (rst_i) tail_o[l] <= 1'b0;
-      else       tail_o[l] <= pop && taken[FlitWidth];
+      else       tail_o[l] <= pop_tail;
     end
-    always_ff @(posedge clk_i) tail_slot_o[l] <= taken[FlitWidth+1 +: SlotW];
+    always_ff @(posedge clk_i) tail_slot_o[l] <= taken[SlotW:1];
 
-    `CANOPY_ASSERT(a_store_room, !push || (wp_q - rp_q) != (PW + 1)'(StoreDepth), "lane buffer overflow")
     `CANOPY_ASSERT(a_grant_valid, !lane_grant_i[l] || lane_valid_o[l], "lane granted with nothing to send")
     `CANOPY_ASSERT(a_pick_ready, !pick_i[l] || !nv_q[l], "a lane given a descriptor while it holds one")
     `CANOPY_ASSERT(a_next_busy, !nv_q[l] || lact_q[l] || start, "a lane holds a descriptor while idle")
