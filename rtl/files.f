@@ -1,7 +1,6 @@
 rtl/common/canopy_pkg.sv
 rtl/common/canopy_fifo.sv
 rtl/common/canopy_reg_fifo.sv
-rtl/common/canopy_grant_head.sv
 rtl/common/canopy_grant_fifo.sv
 rtl/common/canopy_rr_arbiter.sv
 rtl/common/canopy_lrg_arbiter.sv

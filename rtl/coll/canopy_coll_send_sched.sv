@@ -15,8 +15,8 @@
 //     rdN_data_i is the word at the address of the cycle before.
 //   - lane_valid_o / lane_flit_o / lane_last_o[l]: valid until taken; lane_grant_i[l]
 //     (late in the cycle) takes the flit; the next may follow the next cycle. Each lane's
-//     offer comes from a canopy_grant_head: one 2:1 mux after flip-flops, and the grant is
-//     only registered (it never reaches further logic in its own cycle).
+//     offer comes from a canopy_grant_fifo: a RAM read and a 2:1 mux after flip-flops, and
+//     the grant is only registered (it never reaches further logic in its own cycle).
 //   - tail_o[l] / tail_slot_o[l] (registered): lane l's output took the tail of that slot
 //     (two cycles after the grant).
 //
@@ -29,10 +29,11 @@
 //
 // Per lane: the word to schedule next, the words available (a registered view of the
 // slot's write count, plus this cycle's write), and a registered want for the next cycle.
-// A word scheduled at cycle t is read at t+1 and lands in the lane's buffer at t+2: the
-// head (the flit offered and one behind it) and a queue of StoreDepth; a lane schedules
-// only while the buffer has room for everything in flight (a flit taken is counted out the
-// cycle after its grant), so the buffer never overflows.
+// A word scheduled at cycle t is read at t+1 and lands in the lane's buffer at t+2, which
+// holds Cap = StoreDepth + 2 flits (the numbers of the two-register head and queue it
+// replaced, so the lanes schedule exactly as before); a lane schedules only while the
+// buffer has room for everything in flight (a flit taken is counted out the cycle after
+// its grant), so the buffer never overflows.
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -41,7 +42,7 @@ module canopy_coll_send_sched #(
   parameter int unsigned FlitWidth    = 64,  /// must be 64
   parameter int unsigned NumTrees     = 16,  /// trees, power of two >= 2
   parameter int unsigned SlotsPerTree = 2,   /// slots per tree, power of two
-  parameter int unsigned StoreDepth   = 16,  /// flits queued per lane behind its output register
+  parameter int unsigned StoreDepth   = 16,  /// flits a lane holds beyond two (Cap = StoreDepth + 2)
   localparam int unsigned NumLinks = 2 * NumDims,
   localparam int unsigned NumLanes = NumLinks + 1,
   localparam int unsigned TreeW    = $clog2(NumTrees),

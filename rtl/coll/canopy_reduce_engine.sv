@@ -11,8 +11,9 @@
 //   - res_*: at the tree's root, the result: a BCAST_REQ with rflags RESULT for the
 //     collective unit's working memory (res_ready_i takes a flit), res_lanes_o with word 1
 //     (the outputs that must send it).
-//   - Both come from the output queue's canopy_grant_head (a 2:1 mux after flip-flops):
-//     the grant and ready are only registered, never used further in their own cycle.
+//   - Both come from the output queue, a canopy_grant_fifo (a RAM read and a 2:1 mux after
+//     flip-flops): the grant and ready are only registered, never used further in their
+//     own cycle.
 //   - err_reduce_o: a contribution refused or disagreeing (op, dtype, len, offset, dst,
 //     group or ALL differ from the reduce's first contribution; a second one from the same
 //     port; an unknown op or dtype; len not a multiple of the element size): the reduce
@@ -43,7 +44,7 @@
 //   word written that cycle is forwarded), the completing contribution's too.
 // Sending: the sender sends a completed reduce's header words and then its payload from a
 // second copy of the accumulator memory, one word per cycle while the output queue
-// (OutDepth+2 words with its head) has room, and frees the accumulator with the last word. A reduce
+// (OutDepth+2 words) has room, and frees the accumulator with the last word. A reduce
 // that completes while the sender is idle and nothing waits is started at its verdict
 // (cut-through): its header goes out while its last contribution still streams in, and
 // each payload word is sent once it has been written back (the sender follows the writer,
@@ -112,7 +113,8 @@ module canopy_reduce_engine #(
   localparam int unsigned PSlotW = $clog2(PoolSlots);
   localparam int unsigned AccW   = PSlotW + WordW;
   localparam int unsigned LenW   = canopy_pkg::HdrLenBits;
-  localparam int unsigned Cap    = OutDepth + 2;   // the output queue and its head (two)
+  localparam int unsigned Cap    = OutDepth + 2;   // words the output queue holds at most
+  localparam int unsigned OutBufDepth = 1 << $clog2(Cap);  // its RAM entries
   localparam int unsigned RsvW   = $clog2(Cap + 1);
   localparam int unsigned OutW   = NumLanes + 1 + PortW + 1 + 64;  // {lanes, result, port, last, flit}
 
@@ -694,40 +696,21 @@ module canopy_reduce_engine #(
   end
   always_ff @(posedge clk_i) o_in_q <= o_in;
 
-  logic            st_valid, st_ready, head_ready, o_pop;
-  logic [OutW-1:0] st_out, o_shown;
-  logic [$clog2(OutDepth):0] unused_st_count;
-  wire logic st_push = o_push_q && !(head_ready && !st_valid);
-  canopy_fifo #(.Width(OutW), .Depth(OutDepth)) u_out (
+  // The queue offers the output's flit (up lane or result) straight from its RAM and only
+  // registers the grant or ready (o_pop: last cycle's flit was taken).
+  logic            o_valid, o_pop;
+  logic [OutW-1:0] o_shown;
+  logic            unused_taken;
+  canopy_grant_fifo #(.Width(OutW), .Depth(OutBufDepth), .TagW(1)) u_out (
     .clk_i,
     .rst_i,
-    .in_valid_i  (st_push),
-    .in_ready_o  (st_ready),
-    .in_data_i   (o_in_q),
-    .out_valid_o (st_valid),
-    .out_ready_i (head_ready),
-    .out_data_o  (st_out),
-    .count_o     (unused_st_count)
-  );
-  // The head offers the output's flit (up lane or result) and only registers the grant
-  // or ready (o_pop: last cycle's flit was taken).
-  logic o_valid;
-  /* verilator lint_off UNUSEDSIGNAL */  // only the accounting's pulse is used
-  logic [OutW-1:0] unused_taken;
-  /* verilator lint_on UNUSEDSIGNAL */
-  canopy_grant_head #(.Width(OutW)) u_head (
-    .clk_i,
-    .rst_i,
-    .in_valid_i   (st_valid || o_push_q),
-    .in_data_i    (st_valid ? st_out : o_in_q),
-    .bypass_i     (o_push_q),
-    .bypass_data_i (o_in_q),
-    .in_ready_o   (head_ready),
-    .out_valid_o  (o_valid),
-    .out_data_o   (o_shown),
-    .grant_i      (up_grant_i || res_ready_i),
-    .taken_o      (o_pop),
-    .taken_data_o (unused_taken)
+    .push_i      (o_push_q),
+    .push_data_i (o_in_q),
+    .out_valid_o (o_valid),
+    .out_data_o  (o_shown),
+    .grant_i     (up_grant_i || res_ready_i),
+    .taken_o     (o_pop),
+    .taken_tag_o (unused_taken)
   );
   wire logic o_res = o_shown[64 + 1 + PortW];
   assign up_valid_o  = o_valid && !o_res;
@@ -753,7 +736,6 @@ module canopy_reduce_engine #(
     end
   end
 
-  `CANOPY_ASSERT(a_out_room, !st_push || st_ready, "reduce output queue overflow")
   `CANOPY_ASSERT(a_rsv_bound, 32'(rsv_q) <= Cap, "reduce output reservations above capacity")
   `CANOPY_ASSERT(a_pop_valid, !up_grant_i || up_valid_o, "up lane granted with nothing to send")
   `CANOPY_ASSERT(a_res_valid, !res_ready_i || res_valid_o, "result taken with nothing to take")

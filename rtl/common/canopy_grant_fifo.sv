@@ -10,7 +10,7 @@
 //     offered this cycle; only while out_valid_o.
 //   - taken_o / taken_tag_o: a word was granted in the cycle before (registered), and the
 //     top TagW bits of that word, for the owner's accounting (a tail sent, a slot freed).
-//   - Timing, as canopy_grant_head's (which it replaces where the words come from a queue):
+//   - Timing: the grant is only registered (taken_o), never used further in its cycle;
 //     the cycle after a grant the next word is offered, or, with none held, the word
 //     pushed in that cycle at once (the one bypass); a word pushed into an otherwise empty
 //     queue with no grant before it is offered the next cycle. Words are offered in order,

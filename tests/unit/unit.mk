@@ -15,7 +15,7 @@
 # consumes without a credit (and returns one too many) and passes only if the RTL
 # assertions report it, which proves assertions are live in these builds.
 
-UNIT_TESTS := fifo grant_head grant_fifo credit_counter credit_counter_neg rr_arbiter lrg_arbiter crossbar route_dor route_lookahead vc_fifo switch_alloc output_vc_state hdr_check \
+UNIT_TESTS := fifo grant_fifo credit_counter credit_counter_neg rr_arbiter lrg_arbiter crossbar route_dor route_lookahead vc_fifo switch_alloc output_vc_state hdr_check \
   router_input coll_table coll_rx_sched coll_wmem coll_desc_queue coll_send_sched reduce_alu reduce_pool reduce_engine
 
 UNIT_SRC_DIR   := tests/unit
