@@ -30,10 +30,10 @@
 // Per lane: the word to schedule next, the words available (a registered view of the
 // slot's write count, plus this cycle's write), and a registered want for the next cycle.
 // A word scheduled at cycle t is read at t+1 and lands in the lane's buffer at t+2, which
-// holds Cap = StoreDepth + 2 flits (the numbers of the two-register head and queue it
-// replaced, so the lanes schedule exactly as before); a lane schedules only while the
-// buffer has room for everything in flight (a flit taken is counted out the cycle after
-// its grant), so the buffer never overflows.
+// holds Cap = StoreDepth flits in a LUT RAM of that depth (a power of two, so no entry is
+// unused: two more flits would double the RAM and measured no faster on the 3x3
+// collective records); a lane schedules only while the buffer has room for everything in
+// flight (a flit taken is counted out the cycle after its grant), so it never overflows.
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -42,7 +42,7 @@ module canopy_coll_send_sched #(
   parameter int unsigned FlitWidth    = 64,  /// must be 64
   parameter int unsigned NumTrees     = 16,  /// trees, power of two >= 2
   parameter int unsigned SlotsPerTree = 2,   /// slots per tree, power of two
-  parameter int unsigned StoreDepth   = 16,  /// flits a lane holds beyond two (Cap = StoreDepth + 2)
+  parameter int unsigned StoreDepth   = 16,  /// flits a lane holds (its buffer's depth), power of two >= 4
   localparam int unsigned NumLinks = 2 * NumDims,
   localparam int unsigned NumLanes = NumLinks + 1,
   localparam int unsigned TreeW    = $clog2(NumTrees),
@@ -79,7 +79,7 @@ module canopy_coll_send_sched #(
 );
   localparam int unsigned LocalLane = NumLinks;
   localparam int unsigned SlotWords = canopy_pkg::HeaderBits / 64 + canopy_pkg::MaxPayloadBytes / 8;
-  localparam int unsigned Cap       = StoreDepth + 2;             // flits a lane holds at most
+  localparam int unsigned Cap       = StoreDepth;                 // flits a lane holds at most
   localparam int unsigned BufDepth  = 1 << $clog2(Cap);           // its buffer's RAM entries
   localparam int unsigned SumW      = $clog2(Cap + 1);
   localparam int unsigned BufW      = SlotW + 1 + FlitWidth;      // {slot, last, flit}

@@ -44,7 +44,7 @@
 //   word written that cycle is forwarded), the completing contribution's too.
 // Sending: the sender sends a completed reduce's header words and then its payload from a
 // second copy of the accumulator memory, one word per cycle while the output queue
-// (OutDepth+2 words) has room, and frees the accumulator with the last word. A reduce
+// (OutDepth words) has room, and frees the accumulator with the last word. A reduce
 // that completes while the sender is idle and nothing waits is started at its verdict
 // (cut-through): its header goes out while its last contribution still streams in, and
 // each payload word is sent once it has been written back (the sender follows the writer,
@@ -63,7 +63,7 @@ module canopy_reduce_engine #(
   parameter int unsigned NumTrees  = 16,  /// membership table entries, power of two >= 2
   parameter int unsigned NumIds    = 32,  /// reduces in flight per tree (rid field: 32)
   parameter int unsigned PoolSlots = 64,  /// accumulators shared by the trees, power of two
-  parameter int unsigned OutDepth  = 16,  /// output queue behind its head register, power of two
+  parameter int unsigned OutDepth  = 16,  /// words the output queue holds, power of two
   localparam int unsigned NumLinks = 2 * NumDims,
   localparam int unsigned NumLanes = NumLinks + 1,
   localparam int unsigned PortW    = $clog2(NumLanes + 1),
@@ -113,7 +113,7 @@ module canopy_reduce_engine #(
   localparam int unsigned PSlotW = $clog2(PoolSlots);
   localparam int unsigned AccW   = PSlotW + WordW;
   localparam int unsigned LenW   = canopy_pkg::HdrLenBits;
-  localparam int unsigned Cap    = OutDepth + 2;   // words the output queue holds at most
+  localparam int unsigned Cap    = OutDepth;       // words the output queue holds at most
   localparam int unsigned OutBufDepth = 1 << $clog2(Cap);  // its RAM entries
   localparam int unsigned RsvW   = $clog2(Cap + 1);
   localparam int unsigned OutW   = NumLanes + 1 + PortW + 1 + 64;  // {lanes, result, port, last, flit}
@@ -122,6 +122,8 @@ module canopy_reduce_engine #(
                         "NumIds must match the rid field (32)")
   `CANOPY_STATIC_ASSERT(gen_trees_check, NumTrees >= 2 && (NumTrees & (NumTrees - 1)) == 0,
                         "NumTrees must be a power of two >= 2")
+  `CANOPY_STATIC_ASSERT(gen_out_check, OutDepth >= 4 && (OutDepth & (OutDepth - 1)) == 0,
+                        "OutDepth must be a power of two >= 4")
   `CANOPY_STATIC_ASSERT(gen_pool_check, PoolSlots >= NumIds + NumTrees - 1,
                         "PoolSlots must let one tree hold all its ids while every other tree keeps its reserve")
 
