@@ -128,6 +128,8 @@ module canopy_coll_rx_sched #(
   `CANOPY_STATIC_ASSERT(gen_width_check, FlitWidth == 64, "the collective unit needs 64-bit flits")
   `CANOPY_STATIC_ASSERT(gen_trees_check, NumTrees >= 2 && (NumTrees & (NumTrees - 1)) == 0
                         && NumTrees <= canopy_pkg::MaxTrees, "NumTrees must be a power of two, 2..64")
+  `CANOPY_STATIC_ASSERT(gen_groups_check, (canopy_pkg::MaxGroups & (canopy_pkg::MaxGroups - 1)) == 0,
+                        "MaxGroups must be a power of two (grp_ok tests the high bits)")
   `CANOPY_STATIC_ASSERT(gen_slots_check, SlotsPerTree >= 1 && (SlotsPerTree & (SlotsPerTree - 1)) == 0,
                         "SlotsPerTree must be a power of two")
 
@@ -175,7 +177,9 @@ module canopy_coll_rx_sched #(
   always_comb begin
     logic tree_ok, dir_ok, grp_ok, is_reduce;
     a_cls = '0;
-    tree_ok   = {1'b0, rh0.tree} < (TreeIdW + 1)'(NumTrees) && look_i.valid;
+    // Range checks against powers of two as tests of the high bits: a `<` against a
+    // constant becomes a carry chain on ECP5, and these sit on the arrival path.
+    tree_ok   = (rh0.tree >> TreeW) == '0 && look_i.valid;
     is_reduce = !a_down && rh0.ptype == canopy_pkg::PKT_REDUCE;
     if (a_down) begin
       dir_ok = rh0.ptype == canopy_pkg::PKT_BCAST && !look_i.root
@@ -183,7 +187,7 @@ module canopy_coll_rx_sched #(
     end else begin
       dir_ok = rh0.ptype == canopy_pkg::PKT_BCAST_REQ && look_i.root;
     end
-    grp_ok = {1'b0, rh1.group} < 9'(canopy_pkg::MaxGroups);
+    grp_ok = (rh1.group >> $clog2(canopy_pkg::MaxGroups)) == '0;
     if (a_pos == 2'd0) begin
       a_cls.head   = 1'b1;
       a_cls.reduce = is_reduce;

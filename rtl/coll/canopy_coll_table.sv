@@ -49,6 +49,14 @@ module canopy_coll_table #(
   `CANOPY_STATIC_ASSERT(gen_trees_check, NumTrees >= 1 && NumTrees <= canopy_pkg::MaxTrees,
                         "NumTrees must be 1..canopy_pkg::MaxTrees")
 
+  // Whether an index names an entry. For a power-of-two table a test of the high bits:
+  // a `<` against a constant becomes a carry chain on ECP5, and the lookups sit on the
+  // collective unit's arrival path.
+  localparam bit TreesPow2 = NumTrees > 1 && (NumTrees & (NumTrees - 1)) == 0;
+  function automatic logic in_table(input logic [IdxW-1:0] idx);
+    in_table = TreesPow2 ? (idx >> TW) == '0 : {1'b0, idx} < (IdxW + 1)'(NumTrees);
+  endfunction
+
   // The write-time rules.
   logic rules_ok;
   always_comb begin
@@ -71,7 +79,8 @@ module canopy_coll_table #(
     end
   end
 
-  assign wok_o = rules_ok && {1'b0, widx_i} < (IdxW + 1)'(NumTrees);
+
+  assign wok_o = rules_ok && in_table(widx_i);
   wire logic do_write = we_i && wok_o;
 
   // Valid bits (reset) and the entries' other bits (three RAM copies, written alike). An
@@ -111,9 +120,9 @@ module canopy_coll_table #(
   endfunction
 
   // Reads: an index beyond the table reads as an invalid entry.
-  wire logic r_in  = {1'b0, ridx_i} < (IdxW + 1)'(NumTrees);
-  wire logic l_in  = {1'b0, lidx_i} < (IdxW + 1)'(NumTrees);
-  wire logic l2_in = {1'b0, l2idx_i} < (IdxW + 1)'(NumTrees);
+  wire logic r_in  = in_table(ridx_i);
+  wire logic l_in  = in_table(lidx_i);
+  wire logic l2_in = in_table(l2idx_i);
   assign rentry_o  = canopy_pkg::tree_entry_t'(r_in && written_q[TW'(ridx_i)] ? word_q[TW'(ridx_i)] : 32'd0);
   assign lentry_o  = canopy_pkg::tree_entry_t'(entry(l_in && valid_q[TW'(lidx_i)], mem1_q[TW'(lidx_i)]));
   assign l2entry_o = canopy_pkg::tree_entry_t'(entry(l2_in && valid_q[TW'(l2idx_i)], mem2_q[TW'(l2idx_i)]));

@@ -299,8 +299,8 @@ module canopy_reduce_engine #(
       hp2_id_q     <= hp1_id_q;
       hp2_meta_q   <= fwd ? upd_q : meta_t'(meta_rdata);
       member        = !hp1_ent_q.transit && hp1_ent_q.groups[hp1_hdr_q.group[2:0]]
-                      && {1'b0, hp1_hdr_q.group} < 9'(canopy_pkg::MaxGroups);
-      hp2_tree_ok_q <= {1'b0, hp1_hdr_q.tree} < (TreeIdW + 1)'(NumTrees) && hp1_ent_q.valid;
+                      && (hp1_hdr_q.group >> $clog2(canopy_pkg::MaxGroups)) == '0;
+      hp2_tree_ok_q <= (hp1_hdr_q.tree >> $clog2(NumTrees)) == '0 && hp1_ent_q.valid;
       hp2_dir_ok_q  <= hp1_port_q == PortW'(LocalPort)
                        ? member
                        : ({1'b0, hp1_port_q} < (PortW + 1)'(NumLinks) && hp1_ent_q.children[3'(hp1_port_q)]);
