@@ -45,6 +45,8 @@ module canopy_grant_fifo #(
   logic [Width-1:0] mem_q [Depth];
   logic [PtrW-1:0]  wp_q, rp_q, rp1_q;   // rp1_q = rp_q + 1, kept as a register
   logic [PtrW:0]    cnt_q;               // words held (the one offered included)
+  logic             held_q, one_q;       // cnt_q != 0, cnt_q == 1: the offer's flags, so
+                                         // no subtraction sits between the grant and them
 
   always_ff @(posedge clk_i) begin
     if (push_i) mem_q[wp_q] <= push_data_i;
@@ -57,9 +59,10 @@ module canopy_grant_fifo #(
   end
   wire logic pop = taken_o;
   wire logic [PtrW:0] left = cnt_q - (PtrW + 1)'(pop);   // held after this cycle's pop
+  wire logic drained = pop && one_q;                      // left == 0 after a pop
 
-  assign out_valid_o = left != '0 || (pop && push_i);
-  assign out_data_o  = (pop && left == '0) ? push_data_i : mem_q[pop ? rp1_q : rp_q];
+  assign out_valid_o = (held_q && !drained) || (pop && push_i);
+  assign out_data_o  = drained ? push_data_i : mem_q[pop ? rp1_q : rp_q];
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -67,13 +70,17 @@ module canopy_grant_fifo #(
       rp_q  <= '0;
       rp1_q <= PtrW'(1);
       cnt_q <= '0;
+      held_q <= 1'b0;
+      one_q  <= 1'b0;
     end else begin
       if (push_i) wp_q <= wp_q + 1'b1;
       if (pop) begin
         rp_q  <= rp1_q;
         rp1_q <= rp1_q + 1'b1;
       end
-      cnt_q <= left + (PtrW + 1)'(push_i);
+      cnt_q  <= left + (PtrW + 1)'(push_i);
+      held_q <= left + (PtrW + 1)'(push_i) != '0;
+      one_q  <= left + (PtrW + 1)'(push_i) == (PtrW + 1)'(1);
     end
   end
 
@@ -83,6 +90,8 @@ module canopy_grant_fifo #(
   `CANOPY_ASSERT(a_grant_offered, !grant_i || out_valid_o, "granted with nothing offered")
   `CANOPY_ASSERT(a_pop_held, !pop || cnt_q != '0, "a word taken that the queue did not hold")
   `CANOPY_ASSERT(a_room, !push_i || left < (PtrW + 1)'(Depth), "push into a full queue")
+  `CANOPY_ASSERT(a_flags, held_q == (cnt_q != '0) && one_q == (cnt_q == (PtrW + 1)'(1)),
+                 "the count's flags out of step with it")
   `CANOPY_ASSERT(a_rp1, rp1_q == rp_q + 1'b1, "read pointers out of step")
 endmodule
 
