@@ -178,7 +178,7 @@ module canopy_ejector #(
 
   typedef enum logic [3:0] {
     SHdr0, SHdr1, SDecide, SReq, SData, SDiscard, SEntry, SEntryData, SConfig, SCount,
-    SCountData, SGetWord, SAmoWord
+    SCountData, SGetWord, SAmoWord, SGetPush
   } state_e;
   state_e state_q, state_d;
 
@@ -199,8 +199,9 @@ module canopy_ejector #(
   logic [63:0]       head_q, head_d;       // host's consumer count (EJ_HEAD), accepted
   logic              amo_q, amo_d;         // the GET is an atomic (len 24)
   logic              aw_q, aw_d;           // atomic: its request word has been read
-  logic [63:0]       areq_q, areq_d;       // atomic: its request word
+  logic [63:0]       areq_q, areq_d;       // the request word (a GET's or an atomic's)
   logic [63:0]       aopnd_q, aopnd_d;     // atomic: its operand
+  logic [63:0]       acmp_q, acmp_d;       // atomic: its compare value
 
   /* verilator lint_off UNUSEDSIGNAL */  // the fields that matter here, as in canopy_router_input
   canopy_pkg::hdr_t hdr;
@@ -260,10 +261,11 @@ module canopy_ejector #(
   wire logic in_win  = win_size_i != '0 && 64'(hdr.offset) + 64'(hdr.len) <= win_size_i;
   wire logic in_win_b = hdr.len == '0 || in_win;  // an empty broadcast (a barrier's result) writes nothing
   wire logic [WordsW-1:0] pay_words = WordsW'((hdr.len + LenW'(7)) >> 3);
-  // A GET's request word (at the buffer's front in SGetWord; an atomic's was read before,
-  // its compare value is at the front then) and whether it is refused.
+  // A GET's request word (registered: read in SGetWord, or SAmoWord for an atomic) and
+  // whether it is refused, offered to the get table in SGetPush. The extra cycle keeps the
+  // window and range arithmetic off the path from the buffer's VC pick.
   canopy_pkg::get_req_t greq;
-  assign greq = canopy_pkg::get_req_t'(amo_q ? areq_q : front_flit);
+  assign greq = canopy_pkg::get_req_t'(areq_q);
   wire logic a_size_ok = greq.get_len == 17'd4 || greq.get_len == 17'd8;
   wire logic a_refused = !a_size_ok || (hdr.offset[2:0] & (greq.get_len[2:0] - 3'd1)) != 3'd0
                          || 32'(greq.amo_op) > 32'(canopy_pkg::AMO_XOR);
@@ -286,7 +288,7 @@ module canopy_ejector #(
     gpush_entry_o.fetch   = greq.amo_fetch;
     gpush_entry_o.aop     = greq.amo_op[2:0];
     gpush_entry_o.operand = aopnd_q;
-    gpush_entry_o.compare = front_flit;
+    gpush_entry_o.compare = acmp_q;
   end
 
   // Per-target get completion counts: a RAM read as a GET_RESP is decided, written back
@@ -411,6 +413,7 @@ module canopy_ejector #(
     aw_d      = aw_q;
     areq_d    = areq_q;
     aopnd_d   = aopnd_q;
+    acmp_d    = acmp_q;
 
     acked_add_o      = '0;
     failed_add_o     = '0;
@@ -482,9 +485,15 @@ module canopy_ejector #(
         end
       end
       SGetWord: if (front_valid) begin
+        // A GET's request word, or an atomic's compare value: registered, offered next.
+        pop_front = 1'b1;
+        ended_d   = front_last;
+        if (amo_q) acmp_d = front_flit;
+        else       areq_d = front_flit;
+        state_d   = SGetPush;
+      end
+      SGetPush: begin
         // Taken (then a marker orders it after earlier DMA writes) or dropped, this cycle.
-        pop_front     = 1'b1;
-        ended_d       = front_last;
         gpush_valid_o = src_ok;
         if (src_ok && gpush_ok_i) begin
           err_get_bounds_o = g_refused;
@@ -615,6 +624,7 @@ module canopy_ejector #(
     aw_q      <= aw_d;
     areq_q    <= areq_d;
     aopnd_q   <= aopnd_d;
+    acmp_q    <= acmp_d;
   end
 
   // ---------------------------------------------------------------- completions, events
