@@ -83,13 +83,7 @@ class DqTest {
     }
 
   private:
-    void edge() {
-        tb_.clk_i = 0;
-        tb_.eval();
-        tb_.clk_i = 1;
-        tb_.eval();
-        t_.tick();
-    }
+    void edge() { clock_edge(tb_, t_); }
 
     void phase_zero_load() {
         for (unsigned i = 0; i < 50; i++) {

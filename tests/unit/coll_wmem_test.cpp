@@ -71,13 +71,7 @@ class WmemTest {
     }
 
   private:
-    void edge() {
-        tb_.clk_i = 0;
-        tb_.eval();
-        tb_.clk_i = 1;
-        tb_.eval();
-        t_.tick();
-    }
+    void edge() { clock_edge(tb_, t_); }
 
     static unsigned addr(unsigned s, unsigned w) { return ((w >> 5) & 1) << 10 | s << 5 | (w & 31); }
 

@@ -58,13 +58,7 @@ class GrantFifoTest {
     }
 
   private:
-    void edge() {
-        tb_.clk_i = 0;
-        tb_.eval();
-        tb_.clk_i = 1;
-        tb_.eval();
-        t_.tick();
-    }
+    void edge() { clock_edge(tb_, t_); }
 
     unsigned long long now() const { return (unsigned long long)t_.ticks(); }
 

@@ -84,13 +84,7 @@ class PoolTest {
     }
 
   private:
-    void edge() {
-        tb_.clk_i = 0;
-        tb_.eval();
-        tb_.clk_i = 1;
-        tb_.eval();
-        t_.tick();
-    }
+    void edge() { clock_edge(tb_, t_); }
 
     // Requests at most every other cycle (the pool's contract).
     void drive(unsigned k, unsigned mode) {

@@ -80,6 +80,17 @@ class UnitTest {
     uint64_t ticks_ = 0;
 };
 
+// One rising clock edge of a test top whose clock is clk_i (low, evaluate, high,
+// evaluate), counted by the watchdog.
+template <class Tb>
+void clock_edge(Tb &tb, UnitTest &t) {
+    tb.clk_i = 0;
+    tb.eval();
+    tb.clk_i = 1;
+    tb.eval();
+    t.tick();
+}
+
 // ------------------------------------------------------------------ packed port fields
 // Ports of up to 64 bits are C++ integers, wider ones VlWide<N> (32-bit words, LSB first).
 // Fields read or written here are at most 64 bits wide.
