@@ -62,18 +62,19 @@ stress: deps-sim
 	@python3 tests/run_tests.py --stress
 
 # Lint every configuration the project builds: the node (router + host interface) at
-# 1..4 dimensions, both simulation fabrics (link pipes at latency 0 and 3) and the formal
-# harnesses (formal/*_formal.sv, each around its block).
+# 1..4 dimensions, the link pipe as a plain wire (latency 0), both simulators' tiles (links
+# of latency 1 and 3) and the formal harnesses (formal/*_formal.sv, each around its block).
 LINT := verilator --lint-only -Wall $(RTL_INC)
 lint: deps-sim
 	@for d in 1 2 3 4; do \
 	  $(LINT) --top-module canopy_node -GNumDims=$$d $(RTL_SRCS) || exit 1; \
 	  echo "lint: canopy_node NumDims=$$d clean"; done
-	@for l in 0 3; do \
-	  $(LINT) --top-module canopy_torus_fabric -GLinkLatency=$$l $(RTL_SRCS) $(SIM_SV_TOP) || exit 1; \
-	  echo "lint: canopy_torus_fabric LinkLatency=$$l clean"; done
-	@$(LINT) --top-module canopy_node_fabric $(RTL_SRCS) $(COSIM_SV_TOP)
-	@echo "lint: canopy_node_fabric clean"
+	@$(LINT) --top-module canopy_link_pipe -GLatency=0 $(RTL_SRCS)
+	@echo "lint: canopy_link_pipe Latency=0 clean"
+	@for l in 1 3; do \
+	  $(LINT) --top-module canopy_router_tile -GLinkLatency=$$l $(RTL_SRCS) $(SIM_SV_TOP) || exit 1; \
+	  $(LINT) --top-module canopy_node_tile -GNumDims=3 -GLinkLatency=$$l $(RTL_SRCS) $(COSIM_SV_TOP) || exit 1; \
+	  echo "lint: canopy_router_tile, canopy_node_tile LinkLatency=$$l clean"; done
 	@for f in formal/*_formal.sv; do top=$$(basename $$f .sv); \
 	  $(LINT) --top-module $$top $(RTL_SRCS) $$f || exit 1; \
 	  echo "lint: $$top clean"; done

@@ -5,8 +5,9 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "Vcanopy_torus_fabric.h"
+#include "Vcanopy_router_tile.h"
 #include "verilated.h"
+#include "torus_tiles.hpp"
 #include "vl_bits.hpp"
 #ifdef CANOPY_TRACE
 #include "verilated_fst_c.h"
@@ -156,12 +157,12 @@ Packet from_flits(const std::vector<Flit> &flits) {
 Fabric::Fabric(const std::string &fst_path)
     : topo_(built_topology()), ctx_(std::make_unique<VerilatedContext>()) {
     ctx_->fatalOnError(true);
-    model_ = std::make_unique<Vcanopy_torus_fabric>(ctx_.get(), "fabric");
+    if (!fst_path.empty()) ctx_->traceEverOn(true);
+    tiles_ = std::make_unique<Tiles>(ctx_.get(), topo_.ndims, topo_.size);
     if (!fst_path.empty()) {
 #ifdef CANOPY_TRACE
-        ctx_->traceEverOn(true);
         trace_ = std::make_unique<VerilatedFstC>();
-        model_->trace(trace_.get(), 99);
+        for (unsigned n = 0; n < tiles_->nodes(); ++n) (*tiles_)[n].trace(trace_.get(), 99);
         trace_->open(fst_path.c_str());
 #else
         throw std::runtime_error("waveforms need a build with WAVES=1");
@@ -178,22 +179,20 @@ Fabric::Fabric(const std::string &fst_path)
         n.ej_credit_drained.assign(CANOPY_NUM_VCS, 0);
     }
     // Reset for a few cycles with all inputs idle.
-    model_->rst_i = 1;
-    model_->clk_i = 0;
-    model_->eval();
+    tiles_->set_reset(true);
+    tiles_->eval(false);
     for (int i = 0; i < 4; ++i) {
-        model_->clk_i = 1;
-        model_->eval();
-        model_->clk_i = 0;
-        model_->eval();
+        tiles_->exchange();
+        tiles_->eval(true);
+        tiles_->eval(false);
     }
-    model_->rst_i = 0;
-    model_->eval();
+    tiles_->set_reset(false);
+    tiles_->eval(false);
 }
 
 Fabric::~Fabric() {
     if (trace_) trace_->close();
-    model_->final();
+    tiles_->final();
 }
 
 const Packet &Fabric::inject(unsigned node, const Packet &p, unsigned vc) {
@@ -226,15 +225,17 @@ void Fabric::set_drain_interval(unsigned node, unsigned interval) {
 
 ErrorCounters Fabric::errors(unsigned node) const {
     ErrorCounters e;
-    e.bad_type = static_cast<uint32_t>(get_bits(model_->err_bad_type_o, 32 * node, 32));
-    e.bad_dst = static_cast<uint32_t>(get_bits(model_->err_bad_dst_o, 32 * node, 32));
-    e.bad_len = static_cast<uint32_t>(get_bits(model_->err_bad_len_o, 32 * node, 32));
+    const Vcanopy_router_tile &t = (*tiles_)[node];
+    e.bad_type = t.err_bad_type_o;
+    e.bad_dst = t.err_bad_dst_o;
+    e.bad_len = t.err_bad_len_o;
     return e;
 }
 
 void Fabric::drive_inputs() {
     for (unsigned i = 0; i < nodes_.size(); ++i) {
         Node &n = nodes_[i];
+        Vcanopy_router_tile &t = (*tiles_)[i];
         // Injection: a packet at a time; between packets the next VC with a flit and a
         // credit, round robin. One flit a cycle, only with a credit for its VC.
         if (n.inj_cur < 0) {
@@ -248,13 +249,13 @@ void Fabric::drive_inputs() {
             }
         }
         bool send = n.inj_cur >= 0 && n.inj_credits[static_cast<unsigned>(n.inj_cur)] > 0;
-        put_bits(model_->inj_valid_i, i, 1, send);
+        t.inj_valid_i = send;
         if (send) {
             const unsigned v = static_cast<unsigned>(n.inj_cur);
             const InjFlit &f = n.inj[v].front();
-            for (unsigned w = 0; w < kFlitWords; ++w) put_bits(model_->inj_flit_i, 64 * (i * kFlitWords + w), 64, f.data[w]);
-            put_bits(model_->inj_last_i, i, 1, f.last);
-            put_bits(model_->inj_vc_i, i * kVcBits, kVcBits, f.vc);
+            for (unsigned w = 0; w < kFlitWords; ++w) put_bits(t.inj_flit_i, 64 * w, 64, f.data[w]);
+            t.inj_last_i = f.last;
+            t.inj_vc_i = static_cast<uint8_t>(f.vc);
             --n.inj_credits[v];
             Packet *pkt = n.inj_pkts[v].front();
             if (pkt->inject_cycle == UINT64_MAX) pkt->inject_cycle = cycle_;
@@ -273,7 +274,7 @@ void Fabric::drive_inputs() {
                 --n.ej_credit_pending[v];
             }
         }
-        put_bits(model_->ej_credit_i, i * CANOPY_NUM_VCS, CANOPY_NUM_VCS, credits);
+        t.ej_credit_i = static_cast<uint8_t>(credits);
         // A slot drained in a cycle returns its credit at the earliest the next cycle, as
         // from a registered credit output in hardware.
         for (unsigned v = 0; v < CANOPY_NUM_VCS; ++v) {
@@ -286,17 +287,18 @@ void Fabric::drive_inputs() {
 void Fabric::sample_outputs() {
     for (unsigned i = 0; i < nodes_.size(); ++i) {
         Node &n = nodes_[i];
-        uint64_t credits = get_bits(model_->inj_credit_o, i * CANOPY_NUM_VCS, CANOPY_NUM_VCS);
+        const Vcanopy_router_tile &t = (*tiles_)[i];
+        uint64_t credits = t.inj_credit_o;
         for (unsigned v = 0; v < CANOPY_NUM_VCS; ++v) {
             if ((credits >> v) & 1) ++n.inj_credits[v];
             if (n.inj_credits[v] > CANOPY_LOCAL_BUF_DEPTH) {
                 throw std::runtime_error("node " + std::to_string(i) + ": injection credit overflow");
             }
         }
-        if (get_bits(model_->ej_valid_o, i, 1)) {
-            unsigned vc = static_cast<unsigned>(get_bits(model_->ej_vc_o, i * kVcBits, kVcBits));
+        if (t.ej_valid_o) {
+            unsigned vc = t.ej_vc_o;
             Flit f(kFlitWords);
-            for (unsigned w = 0; w < kFlitWords; ++w) f[w] = get_bits(model_->ej_flit_o, 64 * (i * kFlitWords + w), 64);
+            for (unsigned w = 0; w < kFlitWords; ++w) f[w] = get_bits(t.ej_flit_o, 64 * w, 64);
             if (n.ej_buf[vc].size() >= CANOPY_EJECT_CREDITS) {
                 throw std::runtime_error("node " + std::to_string(i) + ": router ejected without credit");
             }
@@ -310,7 +312,7 @@ void Fabric::sample_outputs() {
             n.ej_buf[vc].push_back(std::move(f));
             ++flits_ejected_;
             last_eject_cycle_ = cycle_;
-            if (get_bits(model_->ej_last_o, i, 1)) {
+            if (t.ej_last_o) {
                 r.tail_cycle = cycle_;
                 Received done = std::move(r);
                 r = Received{};
@@ -335,13 +337,12 @@ void Fabric::sample_outputs() {
 
 void Fabric::step() {
     drive_inputs();
-    model_->clk_i = 1;
-    model_->eval();
+    tiles_->exchange();
+    tiles_->eval(true);
     ++cycle_;
     if (trace_) trace_->dump(2 * cycle_);
     sample_outputs();
-    model_->clk_i = 0;
-    model_->eval();
+    tiles_->eval(false);
     if (trace_) trace_->dump(2 * cycle_ + 1);
 }
 

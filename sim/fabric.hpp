@@ -1,4 +1,5 @@
-// fabric.hpp: C++ harness around the Verilated torus fabric (sim/canopy_torus_fabric.sv).
+// fabric.hpp: C++ harness around a torus of Verilated routers (sim/canopy_router_tile.sv,
+// joined by sim/torus_tiles.hpp).
 //
 // The harness plays every node's host side of the local port, speaking the router's
 // link protocol exactly: it injects flits only while it holds a credit for their VC and
@@ -22,11 +23,14 @@ extern "C" {
 #include "canopy_packet.h"
 }
 
-class Vcanopy_torus_fabric;
+class Vcanopy_router_tile;
 class VerilatedContext;
 class VerilatedFstC;
 
 namespace canopy {
+
+template <class Tile>
+class TorusTiles;
 
 // Fabric parameters the model was built with (see sim/sim.mk).
 struct Topology {
@@ -137,7 +141,8 @@ private:
 
     Topology topo_;
     std::unique_ptr<VerilatedContext> ctx_;
-    std::unique_ptr<Vcanopy_torus_fabric> model_;
+    using Tiles = TorusTiles<Vcanopy_router_tile>;
+    std::unique_ptr<Tiles> tiles_;
     std::unique_ptr<VerilatedFstC> trace_;
     std::vector<Node> nodes_;
     std::deque<Packet> inj_store_;

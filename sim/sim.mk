@@ -3,12 +3,14 @@
 #   make sim TORUS=3x3 [LINK_LATENCY=1] [WAVES=1]   builds build/sim/<config>/canopy-fabric
 #
 # TORUS is one size per dimension, X first: 4 (a ring), 3x3, 2x2x2, 4x4x4, 2x2x2x2.
-# The fabric parameters are given once, here, to Verilator (as macros) and to the harness
-# (-D). Each configuration builds in its own directory, so switching topologies does not
-# rebuild the others. Both simulators are hierarchical (sim/hier_*.vlt): the router, or
-# the whole node, is verilated once and instanced per node. The model's hot code and the
-# harness build at -O2; Verilator's "slow" files (construction) at -O0, which costs
-# nothing at run time.
+# LINK_LATENCY >= 1 (the tiles' link outputs must be registers, sim/torus_tiles.hpp).
+# Both simulators verilate one node, as a tile with the links it transmits on
+# (sim/canopy_router_tile.sv, sim/canopy_node_tile.sv), and build the torus in C++ from one
+# model instance per node: the build does not grow with the torus, and each node is
+# evaluated exactly twice a cycle. The tile's parameters are given once, here, to Verilator
+# (-G) and to the harness (-D). Each configuration builds in its own directory, so switching
+# topologies does not rebuild the others. The model's hot code and the harness build at
+# -O2; Verilator's "slow" files (construction) at -O0, which costs nothing at run time.
 
 TORUS        ?= 3x3
 LINK_LATENCY ?= 1
@@ -26,30 +28,28 @@ sim_config  = $(1)-L$(LINK_LATENCY)$(if $(filter 1,$(WAVES)),-waves)
 sim_dir     = build/sim/$(call sim_config,$(1))
 sim_bin     = $(call sim_dir,$(1))/canopy-fabric
 
-# The torus shape, as macros for the top modules. Not -G: with --hierarchical (each router
-# or node is verilated once and instanced, which cuts a 64-node build from hours to a
-# minute and runs about three times faster) every -G also reaches the block's own
-# verilation, which has no SizeX.
-sim_shape_defines = +define+CANOPY_FABRIC_NDIMS=$(call sim_ndims,$(1)) \
-  +define+CANOPY_FABRIC_SIZE_X=$(call sim_size,$(1),1) +define+CANOPY_FABRIC_SIZE_Y=$(call sim_size,$(1),2) \
-  +define+CANOPY_FABRIC_SIZE_Z=$(call sim_size,$(1),3) +define+CANOPY_FABRIC_SIZE_W=$(call sim_size,$(1),4) \
-  +define+CANOPY_FABRIC_LINK_LATENCY=$(LINK_LATENCY)
+# The tile's parameters, for Verilator. The torus shape is the harness's business (-D).
+sim_tile_params = -GNumDims=$(call sim_ndims,$(1)) -GLinkLatency=$(LINK_LATENCY) \
+  -GFlitWidth=$(FLIT_BITS) -GNumVcs=$(NUM_VCS) -GLinkBufDepth=$(LINK_BUF) \
+  -GLocalBufDepth=$(LOCAL_BUF) -GEjectCredits=$(EJECT_BUF)
 
+# Loops of up to 256 iterations are unrolled into straight-line code. A loop Verilator
+# leaves rolled that writes a slice of a wide vector costs a generic bit insert per
+# iteration: the get table's 256 per-source counters alone took a fifth of the
+# co-simulation's time that way.
+SIM_VFLAGS   := --unroll-count 256
 SIM_OPT      := -MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O0 OPT_GLOBAL=-O2"
 SIM_CXX_SRCS := sim/fabric.cpp sim/scoreboard.cpp sim/fabric_main.cpp
-SIM_HDRS     := sim/fabric.hpp sim/scoreboard.hpp sim/vl_bits.hpp sim/rng.hpp driver/include/canopy_packet.h
-SIM_SV_TOP   := sim/canopy_torus_links.sv sim/canopy_torus_fabric.sv sim/hier_router.vlt
+SIM_HDRS     := sim/fabric.hpp sim/scoreboard.hpp sim/vl_bits.hpp sim/rng.hpp sim/torus_tiles.hpp driver/include/canopy_packet.h
+SIM_SV_TOP   := sim/canopy_tile_links.sv sim/canopy_router_tile.sv
 
 # $(call sim_verilate,TORUS): the Verilator command for one configuration.
 define sim_verilate
 	@mkdir -p $(call sim_dir,$(1))
 	@echo "  VERILATE $(call sim_config,$(1))"
 	verilator --cc --exe --build -j 2 -Wall --assert $(RTL_INC) \
-	  --hierarchical -Wno-DECLFILENAME --top-module canopy_torus_fabric --Mdir $(call sim_dir,$(1))/obj -o ../canopy-fabric \
-	  $(if $(filter 1,$(WAVES)),--trace-fst -CFLAGS -DCANOPY_TRACE,) \
-	  $(call sim_shape_defines,$(1)) +define+CANOPY_FABRIC_FLIT_BITS=$(FLIT_BITS) \
-	  +define+CANOPY_FABRIC_NUM_VCS=$(NUM_VCS) +define+CANOPY_FABRIC_LINK_BUF=$(LINK_BUF) \
-	  +define+CANOPY_FABRIC_LOCAL_BUF=$(LOCAL_BUF) +define+CANOPY_FABRIC_EJECT_BUF=$(EJECT_BUF) \
+	  $(SIM_VFLAGS) -Wno-DECLFILENAME --top-module canopy_router_tile --Mdir $(call sim_dir,$(1))/obj -o ../canopy-fabric \
+	  $(if $(filter 1,$(WAVES)),--trace-fst -CFLAGS -DCANOPY_TRACE,) $(call sim_tile_params,$(1)) \
 	  -CFLAGS "-std=c++17 -I$(CURDIR)/sim -I$(CURDIR)/driver/include" $(SIM_OPT) \
 	  -CFLAGS "-DCANOPY_NDIMS=$(call sim_ndims,$(1)) -DCANOPY_SIZE_X=$(call sim_size,$(1),1)" \
 	  -CFLAGS "-DCANOPY_SIZE_Y=$(call sim_size,$(1),2) -DCANOPY_SIZE_Z=$(call sim_size,$(1),3)" \
@@ -68,9 +68,9 @@ sim: $(call sim_bin,$(TORUS))
 
 # ---------------------------------------------------------------- co-simulation
 #   make cosim TORUS=3x3   builds build/cosim/<config>/canopy-cosim (whole nodes + PCIe model)
-COSIM_SV_TOP   := sim/canopy_torus_links.sv sim/canopy_node_fabric.sv sim/hier_node.vlt
+COSIM_SV_TOP   := sim/canopy_tile_links.sv sim/canopy_node_tile.sv
 COSIM_CXX_SRCS := sim/cosim/cosim_main.cpp sim/cosim/pcie_host.cpp
-COSIM_HDRS     := sim/cosim/pcie_host.hpp sim/vl_bits.hpp sim/include/canopy_cosim.h driver/include/canopy.h
+COSIM_HDRS     := sim/cosim/pcie_host.hpp sim/vl_bits.hpp sim/torus_tiles.hpp sim/include/canopy_cosim.h driver/include/canopy.h
 cosim_dir       = build/cosim/$(call sim_config,$(1))
 cosim_bin       = $(call cosim_dir,$(1))/canopy-cosim
 BUILD_GIT      := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 0)
@@ -80,9 +80,8 @@ define cosim_verilate
 	@mkdir -p $(call cosim_dir,$(1))
 	@echo "  VERILATE cosim $(call sim_config,$(1))"
 	verilator --cc --exe --build -j 2 -Wall --assert $(RTL_INC) \
-	  --hierarchical -Wno-DECLFILENAME --top-module canopy_node_fabric --Mdir $(call cosim_dir,$(1))/obj -o ../canopy-cosim \
-	  $(call sim_shape_defines,$(1)) \
-	  +define+CANOPY_FABRIC_BUILD_GIT=32\'h$(BUILD_GIT) +define+CANOPY_FABRIC_BUILD_DATE=$(BUILD_DATE) \
+	  $(SIM_VFLAGS) -Wno-DECLFILENAME --top-module canopy_node_tile --Mdir $(call cosim_dir,$(1))/obj -o ../canopy-cosim \
+	  $(call sim_tile_params,$(1)) -GBuildGit=32\'h$(BUILD_GIT) -GBuildDate=$(BUILD_DATE) \
 	  -CFLAGS "-std=c++17 -I$(CURDIR)/sim -I$(CURDIR)/sim/cosim -I$(CURDIR)/sim/include -I$(CURDIR)/driver/include" \
 	  $(SIM_OPT) \
 	  -CFLAGS "-DCANOPY_NDIMS=$(call sim_ndims,$(1)) -DCANOPY_SIZE_X=$(call sim_size,$(1),1)" \

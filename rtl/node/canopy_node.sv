@@ -38,8 +38,8 @@ module canopy_node #(
 ) (
   input  wire logic                                                    clk_i,
   input  wire logic                                                    rst_i,
-  // Plain packed bits, the layout of canopy_pkg::coords_t: Verilator's hierarchical
-  // verilation (the co-simulator builds each node once) cannot emit a typedef'd port.
+  // Plain packed bits in the layout of canopy_pkg::coords_t, so that a top (a simulator's
+  // tile, a board) drives them without the package's typedef.
   input  wire logic [canopy_pkg::MaxDims-1:0][canopy_pkg::CoordBits-1:0] my_coord_i,
   input  wire logic [canopy_pkg::MaxDims-1:0][canopy_pkg::CoordBits:0] torus_size_i,
 

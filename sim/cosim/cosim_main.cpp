@@ -34,10 +34,11 @@
 #include <string>
 #include <vector>
 
-#include "Vcanopy_node_fabric.h"
+#include "Vcanopy_node_tile.h"
 #include "canopy.h"
 #include "canopy_cosim.h"
 #include "pcie_host.hpp"
+#include "torus_tiles.hpp"
 #include "verilated.h"
 
 #ifndef CANOPY_NODES
@@ -48,6 +49,8 @@ namespace {
 
 using canopy::PcieHost;
 using canopy::PcieTiming;
+using canopy::TorusTiles;
+using canopy::kTileMaxDims;
 
 struct Options {
     uint64_t max_cycles = 200'000'000;
@@ -167,7 +170,8 @@ public:
     Cosim(const Options &o)
         : o_(o), mem_(CANOPY_NODES, o.arena_mb << 20), ctx_(std::make_unique<VerilatedContext>()) {
         ctx_->fatalOnError(false);  // an assertion ends the run through gotError(), reported below
-        model_ = std::make_unique<Vcanopy_node_fabric>(ctx_.get(), "fabric");
+        tiles_ = std::make_unique<TorusTiles<Vcanopy_node_tile>>(ctx_.get(), CANOPY_NDIMS,
+            std::array<unsigned, kTileMaxDims>{CANOPY_SIZE_X, CANOPY_SIZE_Y, CANOPY_SIZE_Z, CANOPY_SIZE_W});
         const double ns_per_cycle = 1000.0 / o.clock_mhz;
         auto cyc = [&](double ns) { return static_cast<unsigned>(ns / ns_per_cycle + 0.5); };
         PcieTiming t{cyc(o.mmio_write_ns), cyc(o.mmio_read_ns), cyc(o.dma_write_ns), std::max(1u, cyc(o.bridge_ns)),
@@ -183,7 +187,7 @@ public:
         for (unsigned n = 0; n < CANOPY_NODES; ++n) {
             sem_init(&s->pe[n].go, 1, 0);
             sem_init(&s->pe[n].done, 1, 0);
-            hosts_.emplace_back(*model_, n, mem_.arena(n), s->arena_bytes, kArenaBusBase, t);
+            hosts_.emplace_back((*tiles_)[n], n, mem_.arena(n), s->arena_bytes, kArenaBusBase, t);
         }
         pes_.resize(CANOPY_NODES);
     }
@@ -210,7 +214,7 @@ private:
     Options o_;
     SharedMemory mem_;
     std::unique_ptr<VerilatedContext> ctx_;
-    std::unique_ptr<Vcanopy_node_fabric> model_;
+    std::unique_ptr<TorusTiles<Vcanopy_node_tile>> tiles_;
     std::vector<PcieHost> hosts_;
     std::vector<Pe> pes_;
     uint64_t cycle_ = 0;
@@ -225,11 +229,10 @@ void Cosim::fail(const std::string &why) {
 
 void Cosim::step() {
     for (auto &h : hosts_) h.drive(cycle_);
-    model_->clk_i = 0;
-    model_->eval();
+    tiles_->exchange();
+    tiles_->eval(false);
     for (auto &h : hosts_) h.sample(cycle_);
-    model_->clk_i = 1;
-    model_->eval();
+    tiles_->eval(true);
     ++cycle_;
     if (ctx_->gotError()) fail("RTL assertion failed (see the message above)");
 }
@@ -430,9 +433,9 @@ void Cosim::job_exit(unsigned i, int status) {
 }
 
 int Cosim::run() {
-    model_->rst_i = 1;
+    tiles_->set_reset(true);
     for (int i = 0; i < 8; ++i) step();
-    model_->rst_i = 0;
+    tiles_->set_reset(false);
     start_pes();
     while (!failed_ && job_exit_status_ < 0 && !all_finished()) {
         step();
@@ -462,10 +465,10 @@ int Cosim::run() {
         worst = std::max(worst, pe.exit_status);
     }
     if (job_exit_status_ >= 0 && !failed_) {
-        model_->final();
+        tiles_->final();
         return job_exit_status_;
     }
-    model_->final();
+    tiles_->final();
     if (o_.verbose || failed_)
         std::fprintf(stderr, "canopy-cosim: %u PEs, %" PRIu64 " cycles (%.1f us simulated): %s\n", CANOPY_NODES,
                      cycle_, now_ns() / 1000.0, failed_ ? "FAILED" : "ok");

@@ -4,8 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "Vcanopy_node_fabric.h"
-#include "vl_bits.hpp"
+#include "Vcanopy_node_tile.h"
 
 namespace canopy {
 
@@ -46,7 +45,6 @@ bool PcieHost::busy() const {
 }
 
 void PcieHost::drive(uint64_t now) {
-    const unsigned n = node_;
     // MMIO toward the device's slave port.
     bool aw = false, w = false, ar = false;
     if (!mmio_q_.empty() && now >= mmio_q_.front().ready_at) {
@@ -54,45 +52,45 @@ void PcieHost::drive(uint64_t now) {
         if (b.write) {
             aw = !aw_sent_;
             w = aw_sent_;
-            put_bits(m_.s_axi_awaddr_i, 16 * n, 16, b.off);
-            put_bits(m_.s_axi_awlen_i, 8 * n, 8, b.words.size() - 1);
-            put_bits(m_.s_axi_awsize_i, 3 * n, 3, kAxiSize8);
-            put_bits(m_.s_axi_awburst_i, 2 * n, 2, kAxiIncr);
+            m_.s_axi_awaddr_i = b.off;
+            m_.s_axi_awlen_i = b.words.size() - 1;
+            m_.s_axi_awsize_i = kAxiSize8;
+            m_.s_axi_awburst_i = kAxiIncr;
             if (w) {
-                put_bits(m_.s_axi_wdata_i, 64 * n, 64, b.words[w_beat_]);
-                put_bits(m_.s_axi_wstrb_i, 8 * n, 8, 0xff);
-                put_bits(m_.s_axi_wlast_i, n, 1, w_beat_ + 1 == b.words.size());
+                m_.s_axi_wdata_i = b.words[w_beat_];
+                m_.s_axi_wstrb_i = 0xff;
+                m_.s_axi_wlast_i = w_beat_ + 1 == b.words.size();
             }
         } else if (writes_unanswered_ == 0) {
             ar = !ar_sent_;
-            put_bits(m_.s_axi_araddr_i, 16 * n, 16, b.off);
-            put_bits(m_.s_axi_arlen_i, 8 * n, 8, 0);
-            put_bits(m_.s_axi_arsize_i, 3 * n, 3, kAxiSize8);
-            put_bits(m_.s_axi_arburst_i, 2 * n, 2, kAxiIncr);
+            m_.s_axi_araddr_i = b.off;
+            m_.s_axi_arlen_i = 0;
+            m_.s_axi_arsize_i = kAxiSize8;
+            m_.s_axi_arburst_i = kAxiIncr;
         }
     }
-    put_bits(m_.s_axi_awvalid_i, n, 1, aw);
-    put_bits(m_.s_axi_wvalid_i, n, 1, w);
-    put_bits(m_.s_axi_arvalid_i, n, 1, ar);
-    put_bits(m_.s_axi_bready_i, n, 1, 1);
-    put_bits(m_.s_axi_rready_i, n, 1, 1);
+    m_.s_axi_awvalid_i = aw;
+    m_.s_axi_wvalid_i = w;
+    m_.s_axi_arvalid_i = ar;
+    m_.s_axi_bready_i = 1;
+    m_.s_axi_rready_i = 1;
 
     // DMA from the device's master port: always ready for an address, ready for data once
     // an address is in, responses when due.
     apply_dma(now);
-    put_bits(m_.m_axi_awready_i, n, 1, 1);
-    put_bits(m_.m_axi_wready_i, n, 1, !dma_aw_.empty());
-    put_bits(m_.m_axi_bvalid_i, n, 1, !b_due_.empty() && now >= b_due_.front());
-    put_bits(m_.m_axi_bresp_i, 2 * n, 2, 0);
+    m_.m_axi_awready_i = 1;
+    m_.m_axi_wready_i = !dma_aw_.empty();
+    m_.m_axi_bvalid_i = !b_due_.empty() && now >= b_due_.front();
+    m_.m_axi_bresp_i = 0;
 
     // DMA reads: an address while tags are free, data of the oldest burst once due.
-    put_bits(m_.m_axi_arready_i, n, 1, reads_.size() < kMaxReadBursts);
+    m_.m_axi_arready_i = reads_.size() < kMaxReadBursts;
     const bool r = !reads_.empty() && now >= reads_.front().due;
-    put_bits(m_.m_axi_rvalid_i, n, 1, r);
-    put_bits(m_.m_axi_rdata_i, 64 * n, 64, r ? read_mem(reads_.front().addr) : 0);
-    put_bits(m_.m_axi_rlast_i, n, 1, r && reads_.front().left == 1);
-    put_bits(m_.m_axi_rid_i, 4 * n, 4, r ? reads_.front().id : 0);
-    put_bits(m_.m_axi_rresp_i, 2 * n, 2, 0);
+    m_.m_axi_rvalid_i = r;
+    m_.m_axi_rdata_i = r ? read_mem(reads_.front().addr) : 0;
+    m_.m_axi_rlast_i = r && reads_.front().left == 1;
+    m_.m_axi_rid_i = r ? reads_.front().id : 0;
+    m_.m_axi_rresp_i = 0;
 }
 
 uint64_t PcieHost::read_mem(uint64_t addr) {
@@ -109,10 +107,7 @@ uint64_t PcieHost::read_mem(uint64_t addr) {
 }
 
 void PcieHost::sample(uint64_t now) {
-    const unsigned n = node_;
-    auto fire = [&](const auto &valid, const auto &ready) {
-        return get_bits(valid, n, 1) && get_bits(ready, n, 1);
-    };
+    auto fire = [](const auto &valid, const auto &ready) { return valid && ready; };
     // MMIO handshakes.
     if (fire(m_.s_axi_awvalid_i, m_.s_axi_awready_o)) aw_sent_ = true, last_activity_ = now;
     if (fire(m_.s_axi_wvalid_i, m_.s_axi_wready_o)) {
@@ -135,20 +130,20 @@ void PcieHost::sample(uint64_t now) {
         if (read_state_ != ReadState::Queued || !ar_sent_) {
             errors_.push_back("BAR0 read data without a read");
         } else {
-            read_value_ = get_bits(m_.s_axi_rdata_o, 64 * n, 64);
+            read_value_ = m_.s_axi_rdata_o;
             read_return_at_ = now + t_.mmio_read_cycles;
             read_state_ = ReadState::Returned;
             ar_sent_ = false;
             mmio_q_.pop_front();
-            if (!get_bits(m_.s_axi_rlast_o, n, 1)) errors_.push_back("single-beat BAR0 read without RLAST");
+            if (!m_.s_axi_rlast_o) errors_.push_back("single-beat BAR0 read without RLAST");
         }
     }
     // DMA handshakes.
     if (fire(m_.m_axi_awvalid_o, m_.m_axi_awready_i)) {
         last_activity_ = now;
-        uint64_t addr = get_bits(m_.m_axi_awaddr_o, 64 * n, 64);
-        unsigned beats = static_cast<unsigned>(get_bits(m_.m_axi_awlen_o, 8 * n, 8)) + 1;
-        if (get_bits(m_.m_axi_awsize_o, 3 * n, 3) != kAxiSize8 || get_bits(m_.m_axi_awburst_o, 2 * n, 2) != kAxiIncr)
+        uint64_t addr = m_.m_axi_awaddr_o;
+        unsigned beats = static_cast<unsigned>(m_.m_axi_awlen_o) + 1;
+        if (m_.m_axi_awsize_o != kAxiSize8 || m_.m_axi_awburst_o != kAxiIncr)
             errors_.push_back("DMA burst is not INCR of 8-byte beats");
         if ((addr & ~uint64_t{0xfff}) != ((addr + 8 * beats - 1) & ~uint64_t{0xfff}))
             errors_.push_back("DMA burst crosses a 4 KiB boundary");
@@ -157,11 +152,11 @@ void PcieHost::sample(uint64_t now) {
     if (fire(m_.m_axi_wvalid_o, m_.m_axi_wready_i)) {
         last_activity_ = now;
         auto &[addr, left] = dma_aw_.front();
-        dma_beats_.push_back(DmaBeat{now + t_.dma_write_cycles, addr, get_bits(m_.m_axi_wdata_o, 64 * n, 64),
-                                     static_cast<uint8_t>(get_bits(m_.m_axi_wstrb_o, 8 * n, 8))});
+        dma_beats_.push_back(DmaBeat{now + t_.dma_write_cycles, addr, m_.m_axi_wdata_o,
+                                     static_cast<uint8_t>(m_.m_axi_wstrb_o)});
         last_write_apply_ = now + t_.dma_write_cycles;
         addr += 8;
-        bool last = get_bits(m_.m_axi_wlast_o, n, 1);
+        bool last = m_.m_axi_wlast_o;
         if ((--left == 0) != last) errors_.push_back("DMA WLAST does not match AWLEN");
         if (left == 0) {
             dma_aw_.pop_front();
@@ -171,16 +166,16 @@ void PcieHost::sample(uint64_t now) {
     if (fire(m_.m_axi_bvalid_i, m_.m_axi_bready_o)) b_due_.pop_front();
     if (fire(m_.m_axi_arvalid_o, m_.m_axi_arready_i)) {
         last_activity_ = now;
-        uint64_t addr = get_bits(m_.m_axi_araddr_o, 64 * n, 64);
-        unsigned beats = static_cast<unsigned>(get_bits(m_.m_axi_arlen_o, 8 * n, 8)) + 1;
-        if (get_bits(m_.m_axi_arsize_o, 3 * n, 3) != kAxiSize8 || get_bits(m_.m_axi_arburst_o, 2 * n, 2) != kAxiIncr)
+        uint64_t addr = m_.m_axi_araddr_o;
+        unsigned beats = static_cast<unsigned>(m_.m_axi_arlen_o) + 1;
+        if (m_.m_axi_arsize_o != kAxiSize8 || m_.m_axi_arburst_o != kAxiIncr)
             errors_.push_back("DMA read burst is not INCR of 8-byte beats");
         if ((addr & 7) || (addr & ~uint64_t{0xfff}) != ((addr + 8 * beats - 1) & ~uint64_t{0xfff}))
             errors_.push_back("DMA read burst unaligned or across a 4 KiB boundary");
         // Not before the writes accepted ahead of it have landed (they are in dma_beats_).
         reads_.push_back(ReadBurst{addr & ~uint64_t{7}, beats,
                                    std::max(now + t_.dma_read_cycles + jitter(), last_write_apply_ + 1),
-                                   static_cast<unsigned>(get_bits(m_.m_axi_arid_o, 4 * n, 4))});
+                                   static_cast<unsigned>(m_.m_axi_arid_o)});
     }
     if (fire(m_.m_axi_rvalid_i, m_.m_axi_rready_o)) {
         last_activity_ = now;

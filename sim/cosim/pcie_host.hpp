@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-class Vcanopy_node_fabric;
+class Vcanopy_node_tile;
 
 namespace canopy {
 
@@ -40,7 +40,7 @@ struct PcieTiming {
 
 class PcieHost {
 public:
-    using Model = Vcanopy_node_fabric;
+    using Model = Vcanopy_node_tile;
     PcieHost(Model &m, unsigned node, uint8_t *mem, uint64_t mem_bytes, uint64_t bus_base, const PcieTiming &t)
         : m_(m), node_(node), mem_(mem), mem_bytes_(mem_bytes), bus_base_(bus_base), t_(t),
           rng_(t.seed * 0x9e3779b97f4a7c15ull + node) {}

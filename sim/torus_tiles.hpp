@@ -1,0 +1,120 @@
+// torus_tiles.hpp: a torus of Verilated tiles, joined in C++.
+//
+// Each node of a simulated torus is one Verilated model of a tile (sim/canopy_router_tile.sv
+// for canopy-fabric, sim/canopy_node_tile.sv for canopy-cosim): the node and the links it
+// transmits on. Every link output of a tile is a register (LinkLatency >= 1), so one cycle
+// is: copy each tile's link outputs to its peers' link inputs (exchange), then clock every
+// tile. A tile is evaluated twice a cycle, once per clock edge. Verilated as one model of
+// the whole torus with the node as a --hierarchical block, which is how canopy's simulators
+// were built before, each node was evaluated four to five times a cycle: its wrapper calls
+// the node again whenever one of its inputs changes (docs/simulation.md has the numbers).
+//
+// Wiring: link port p is dimension p/2, + for even p and - for odd; port p of node n is
+// cabled to port p^1 of its neighbour that way. On a ring of 2 both neighbours are the same
+// node, joined by two links. Node n has coordinates x = n % SizeX, y = (n / SizeX) % SizeY,
+// ... (X fastest); unused dimensions have size 1.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "verilated.h"
+
+namespace canopy {
+
+constexpr unsigned kTileMaxDims = 4;
+constexpr unsigned kTileCoordBits = 4;  // canopy_pkg::CoordBits
+
+template <class Tile>
+class TorusTiles {
+public:
+    TorusTiles(VerilatedContext *ctx, unsigned ndims, const std::array<unsigned, kTileMaxDims> &size)
+        : ndims_(ndims), size_(size) {
+        unsigned nodes = 1;
+        for (unsigned s : size_) nodes *= s;
+        for (unsigned n = 0; n < nodes; ++n) {
+            tiles_.push_back(std::make_unique<Tile>(ctx, ("node" + std::to_string(n)).c_str()));
+            Tile &t = *tiles_.back();
+            t.my_coord_i = packed_coords(n);
+            t.torus_size_i = packed_size();
+            std::array<unsigned, 2 * kTileMaxDims> peers{};
+            for (unsigned p = 0; p < 2 * ndims_; ++p) peers[p] = neighbour(n, p / 2, p % 2 == 0);
+            peer_.push_back(peers);
+        }
+    }
+
+    unsigned nodes() const { return static_cast<unsigned>(tiles_.size()); }
+    Tile &operator[](unsigned n) { return *tiles_[n]; }
+    const Tile &operator[](unsigned n) const { return *tiles_[n]; }
+
+    // Each tile's link inputs from its peers' link outputs (registers: the values of the
+    // last rising edge). Before every rising edge.
+    void exchange() {
+        for (unsigned n = 0; n < nodes(); ++n) {
+            Tile &t = *tiles_[n];
+            for (unsigned p = 0; p < links(); ++p) {
+                const Tile &peer = *tiles_[peer_[n][p]];
+                t.link_i[p] = peer.link_o[p ^ 1];
+                t.link_credit_i[p] = peer.link_credit_o[p ^ 1];
+            }
+        }
+    }
+
+    void set_reset(bool rst) {
+        for (auto &t : tiles_) t->rst_i = rst;
+    }
+
+    // Drive the clock of every tile to `clk` and evaluate it.
+    void eval(bool clk) {
+        for (auto &t : tiles_) {
+            t->clk_i = clk;
+            t->eval();
+        }
+    }
+
+    void final() {
+        for (auto &t : tiles_) t->final();
+    }
+
+private:
+    unsigned links() const { return 2 * ndims_; }
+
+    std::array<unsigned, kTileMaxDims> coords(unsigned node) const {
+        std::array<unsigned, kTileMaxDims> c{};
+        for (unsigned d = 0; d < kTileMaxDims; ++d) c[d] = node % size_[d], node /= size_[d];
+        return c;
+    }
+
+    unsigned neighbour(unsigned node, unsigned d, bool plus) const {
+        unsigned stride = 1;
+        for (unsigned i = 0; i < d; ++i) stride *= size_[i];
+        unsigned c = coords(node)[d];
+        unsigned c2 = plus ? (c + 1) % size_[d] : (c + size_[d] - 1) % size_[d];
+        return node - c * stride + c2 * stride;
+    }
+
+    // As the router's my_coord_i and torus_size_i take them: dimension d at bits
+    // [d*CoordBits +: CoordBits], sizes one bit wider.
+    uint32_t packed_coords(unsigned node) const {
+        auto c = coords(node);
+        uint32_t v = 0;
+        for (unsigned d = 0; d < kTileMaxDims; ++d) v |= uint32_t{c[d]} << (kTileCoordBits * d);
+        return v;
+    }
+    uint32_t packed_size() const {
+        uint32_t v = 0;
+        for (unsigned d = 0; d < kTileMaxDims; ++d) v |= uint32_t{size_[d]} << ((kTileCoordBits + 1) * d);
+        return v;
+    }
+
+    unsigned ndims_;
+    std::array<unsigned, kTileMaxDims> size_;
+    std::vector<std::unique_ptr<Tile>> tiles_;
+    std::vector<std::array<unsigned, 2 * kTileMaxDims>> peer_;
+};
+
+}  // namespace canopy
