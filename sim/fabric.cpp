@@ -154,7 +154,7 @@ Packet from_flits(const std::vector<Flit> &flits) {
 }
 
 // ------------------------------------------------------------------ fabric
-Fabric::Fabric(const std::string &fst_path)
+Fabric::Fabric(const std::string &fst_path, unsigned threads)
     : topo_(built_topology()), ctx_(std::make_unique<VerilatedContext>()) {
     ctx_->fatalOnError(true);
     if (!fst_path.empty()) ctx_->traceEverOn(true);
@@ -188,6 +188,8 @@ Fabric::Fabric(const std::string &fst_path)
     }
     tiles_->set_reset(false);
     tiles_->eval(false);
+    if (threads > 1 && trace_) throw std::runtime_error("waveforms are written from one thread: drop --threads");
+    tiles_->set_threads(threads);
 }
 
 Fabric::~Fabric() {

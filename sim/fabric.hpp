@@ -83,7 +83,9 @@ struct ErrorCounters {
 
 class Fabric {
 public:
-    explicit Fabric(const std::string &fst_path = "");
+    // threads: evaluate the routers on that many threads (sim/torus_tiles.hpp); the
+    // results are the same for any number.
+    explicit Fabric(const std::string &fst_path = "", unsigned threads = 1);
     ~Fabric();
     Fabric(const Fabric &) = delete;
     Fabric &operator=(const Fabric &) = delete;

@@ -14,6 +14,7 @@
 //   demo       a readable summary of an all-pairs run
 // Every scenario has a watchdog: a cycle limit, and a stall limit (no flit delivered for
 // --stall-limit cycles while packets are outstanding means deadlock or loss).
+// Every scenario takes --threads N: the routers evaluated on N threads, same results.
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
@@ -52,6 +53,9 @@ struct Options {
         return it == kv.end() ? def : it->second;
     }
 };
+
+// --threads N: evaluate the routers on N threads (one core each); same results.
+unsigned threads(const Options &o) { return static_cast<unsigned>(o.num("threads", 1)); }
 
 std::vector<uint8_t> random_payload(Rng &rng, size_t len) {
     std::vector<uint8_t> p(len);
@@ -120,7 +124,7 @@ bool errors_are_zero(Fabric &f) {
 
 // ------------------------------------------------------------------ check scenarios
 int scenario_allpairs(const Options &o) {
-    Fabric f(o.str("fst", ""));
+    Fabric f(o.str("fst", ""), threads(o));
     const Topology &t = f.topo();
     Scoreboard sb(t);
     f.on_receive([&](const Received &r) { sb.receive(r); });
@@ -165,7 +169,7 @@ bool offered_load(Fabric &f, Scoreboard &sb, Rng &rng, uint64_t total_flits, con
 }
 
 int scenario_uniform(const Options &o) {
-    Fabric f(o.str("fst", ""));
+    Fabric f(o.str("fst", ""), threads(o));
     const Topology &t = f.topo();
     Scoreboard sb(t);
     f.on_receive([&](const Received &r) { sb.receive(r); });
@@ -180,7 +184,7 @@ int scenario_uniform(const Options &o) {
 }
 
 int scenario_hotspot(const Options &o) {
-    Fabric f(o.str("fst", ""));
+    Fabric f(o.str("fst", ""), threads(o));
     const Topology &t = f.topo();
     Scoreboard sb(t);
     f.on_receive([&](const Received &r) { sb.receive(r); });
@@ -206,7 +210,7 @@ int scenario_hotspot(const Options &o) {
 // counters must show exactly what crossed it.
 int scenario_malformed(const Options &o) {
     constexpr uint64_t kBadHeaderTag = 0xBADBAD, kBadFramingTag = 0xF4A3ED, kFramingTree = 0x2A;
-    Fabric f(o.str("fst", ""));
+    Fabric f(o.str("fst", ""), threads(o));
     const Topology &t = f.topo();
     Scoreboard sb(t);
     bool leaked = false;
@@ -300,7 +304,7 @@ std::string json_head(const char *bench, const Topology &t) {
 
 // Zero load: one packet at a time from node 0 to every node; head latency against hops.
 int scenario_latency(const Options &o) {
-    Fabric f;
+    Fabric f("", threads(o));
     const Topology &t = f.topo();
     Scoreboard sb(t);
     f.on_receive([&](const Received &r) { sb.receive(r); });
@@ -350,7 +354,7 @@ double uniform_bound(const Topology &t) {
 }
 
 int scenario_saturation(const Options &o) {
-    Fabric f;
+    Fabric f("", threads(o));
     const Topology &t = f.topo();
     Rng rng(6);
     const size_t len = o.num("bytes", 64);
@@ -377,7 +381,7 @@ int scenario_saturation(const Options &o) {
 }
 
 int scenario_speed(const Options &o) {
-    Fabric f;
+    Fabric f("", threads(o));
     const Topology &t = f.topo();
     Rng rng(7);
     const uint64_t cycles = o.num("cycles", 20000);
@@ -391,14 +395,14 @@ int scenario_speed(const Options &o) {
         f.step();
     }
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("%s, \"sim_cycles\": %" PRIu64 ", \"wall_s\": %.3f, \"sim_cycles_per_s\": %.0f, "
+    std::printf("%s, \"threads\": %u, \"sim_cycles\": %" PRIu64 ", \"wall_s\": %.3f, \"sim_cycles_per_s\": %.0f, "
                 "\"node_cycles_per_s\": %.0f}\n",
-                json_head("sim-speed", t).c_str(), cycles, secs, cycles / secs, cycles * t.nodes() / secs);
+                json_head("sim-speed", t).c_str(), threads(o), cycles, secs, cycles / secs, cycles * t.nodes() / secs);
     return 0;
 }
 
 int scenario_demo(const Options &o) {
-    Fabric f(o.str("fst", ""));
+    Fabric f(o.str("fst", ""), threads(o));
     const Topology &t = f.topo();
     Scoreboard sb(t);
     f.on_receive([&](const Received &r) { sb.receive(r); });

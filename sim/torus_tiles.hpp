@@ -13,13 +13,21 @@
 // cabled to port p^1 of its neighbour that way. On a ring of 2 both neighbours are the same
 // node, joined by two links. Node n has coordinates x = n % SizeX, y = (n / SizeX) % SizeY,
 // ... (X fastest); unused dimensions have size 1.
+//
+// Threads (set_threads): within a clock edge the tiles are independent, so thread k of T
+// evaluates tiles k, k + T, ...; the threads meet after every edge, waiting by spinning
+// (each edge is a few microseconds of work), so use it only with a core per thread. The
+// results do not depend on T. The co-simulation stays on one thread: between cycles its
+// PE processes need the cores.
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <iterator>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "verilated.h"
@@ -47,6 +55,10 @@ public:
         }
     }
 
+    ~TorusTiles() { set_threads(1); }
+    TorusTiles(const TorusTiles &) = delete;
+    TorusTiles &operator=(const TorusTiles &) = delete;
+
     unsigned nodes() const { return static_cast<unsigned>(tiles_.size()); }
     Tile &operator[](unsigned n) { return *tiles_[n]; }
     const Tile &operator[](unsigned n) const { return *tiles_[n]; }
@@ -70,10 +82,30 @@ public:
 
     // Drive the clock of every tile to `clk` and evaluate it.
     void eval(bool clk) {
-        for (auto &t : tiles_) {
-            t->clk_i = clk;
-            t->eval();
+        if (workers_.empty()) return eval_share(0, 1, clk);
+        const unsigned share = static_cast<unsigned>(workers_.size()) + 1;
+        edge_clk_ = clk;
+        pending_.store(share - 1, std::memory_order_relaxed);
+        edge_.fetch_add(1, std::memory_order_release);
+        eval_share(0, share, clk);
+        while (pending_.load(std::memory_order_acquire) != 0) spin_pause();
+    }
+
+    // Evaluate on `threads` threads from now on (the caller's and threads - 1 more).
+    void set_threads(unsigned threads) {
+        if (!workers_.empty()) {
+            stop_.store(true, std::memory_order_relaxed);
+            edge_.fetch_add(1, std::memory_order_release);
+            for (auto &w : workers_) w.join();
+            workers_.clear();
+            stop_.store(false, std::memory_order_relaxed);
         }
+        const unsigned share = threads < 1 ? 1 : (threads > nodes() ? nodes() : threads);
+        // A worker counts edges from the value before it starts: it must not miss the
+        // first edge if that is started before the thread runs.
+        const uint64_t first = edge_.load(std::memory_order_relaxed);
+        for (unsigned k = 1; k < share; ++k)
+            workers_.emplace_back([this, k, share, first] { worker(k, share, first); });
     }
 
     void final() {
@@ -82,6 +114,31 @@ public:
 
 private:
     unsigned links() const { return 2 * ndims_; }
+
+    void eval_share(unsigned first, unsigned stride, bool clk) {
+        for (unsigned n = first; n < nodes(); n += stride) {
+            Tile &t = *tiles_[n];
+            t.clk_i = clk;
+            t.eval();
+        }
+    }
+
+    void worker(unsigned k, unsigned share, uint64_t seen) {
+        for (;;) {
+            uint64_t e;
+            while ((e = edge_.load(std::memory_order_acquire)) == seen) spin_pause();
+            seen = e;
+            if (stop_.load(std::memory_order_relaxed)) return;
+            eval_share(k, share, edge_clk_);
+            pending_.fetch_sub(1, std::memory_order_acq_rel);
+        }
+    }
+
+    static void spin_pause() {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
 
     std::array<unsigned, kTileMaxDims> coords(unsigned node) const {
         std::array<unsigned, kTileMaxDims> c{};
@@ -115,6 +172,12 @@ private:
     std::array<unsigned, kTileMaxDims> size_;
     std::vector<std::unique_ptr<Tile>> tiles_;
     std::vector<std::array<unsigned, 2 * kTileMaxDims>> peer_;
+
+    std::vector<std::thread> workers_;
+    std::atomic<uint64_t> edge_{0};      // bumped to start an edge (or to stop)
+    std::atomic<unsigned> pending_{0};   // workers still evaluating this edge
+    std::atomic<bool> stop_{false};
+    bool edge_clk_ = false;              // written before edge_ is bumped
 };
 
 }  // namespace canopy

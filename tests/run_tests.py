@@ -64,6 +64,12 @@ def declare():
                       [fabric_make(torus)]))
         t.append(Test(f"fabric-{torus}-hotspot", f"{fabric(torus)} hotspot --flits 100000",
                       [fabric_make(torus)]))
+    # The routers evaluated on two threads (--threads 2) give exactly the cycles of one.
+    t.append(Test("fabric-3x3-threads",
+                  f"a=$({fabric('3x3')} latency) && b=$({fabric('3x3')} latency --threads 2) && "
+                  f"c=$({fabric('3x3')} saturation --threads 2) && d=$({fabric('3x3')} saturation) && "
+                  f"[ \"$a\" = \"$b\" ] && [ \"$c\" = \"$d\" ] && echo \"$b\" && echo \"$c\"",
+                  [fabric_make("3x3")]))
     # Long links: credits must cover the round trip; nothing else may change.
     t.append(Test("fabric-3x3-L6-allpairs", f"{fabric('3x3', 6)} allpairs --rounds 2",
                   [fabric_make("3x3", 6)]))

@@ -35,7 +35,11 @@ RUNS = [
     ("saturation", "4x4", "saturation", []),
     ("saturation", "4x4x4", "saturation", []),
     ("sim-speed", "3x3", "speed", ["--cycles", "50000"]),
+    ("sim-speed", "3x3", "speed", ["--cycles", "50000", "--threads", "2"]),
     ("sim-speed", "4x4x4", "speed", ["--cycles", "5000"]),
+    ("sim-speed", "4x4x4", "speed", ["--cycles", "5000", "--threads", "2"]),
+    ("sim-speed", "8x8x8", "speed", ["--cycles", "1000"]),
+    ("sim-speed", "8x8x8", "speed", ["--cycles", "1000", "--threads", "2"]),
 ]
 
 
@@ -60,6 +64,22 @@ def example_records(torus, example):
     records = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     for r in records:
         r["topology"] = torus
+    return records
+
+
+def build_records(torus):
+    """Wall time of building each simulator for torus from clean (sim/sim.mk): the model is
+    one node's tile, so the build does not grow with the torus."""
+    import shutil
+    import time
+    nodes = math.prod(int(k) for k in torus.split("x"))
+    records = []
+    for target, path in (("canopy-fabric", f"build/sim/{torus}-L1"), ("canopy-cosim", f"build/cosim/{torus}-L1")):
+        shutil.rmtree(os.path.join(ROOT, path), ignore_errors=True)
+        start = time.monotonic()
+        sh(f"make --no-print-directory {path}/{target} TORUS={torus} LINK_LATENCY=1 >&2")
+        records.append({"bench": "sim-build", "topology": torus, "nodes": nodes, "top": target,
+                        "compile_s": round(time.monotonic() - start, 1), "jobs": 2})
     return records
 
 
@@ -273,7 +293,8 @@ def table(records):
     cols = {
         "hop-latency": ["cycles_per_hop", "base_cycles", "max_hops"],
         "saturation": ["accepted_flits_per_node_cycle", "bound", "fraction_of_bound"],
-        "sim-speed": ["sim_cycles_per_s", "node_cycles_per_s"],
+        "sim-speed": ["threads", "sim_cycles_per_s", "node_cycles_per_s"],
+        "sim-build": ["top", "compile_s"],
         "fpga-ecp5": ["module", "fmax_mhz", "target_mhz", "luts", "ffs", "brams"],
         "put": ["bytes", "cycles", "link_bytes_per_cycle"],
         "get": ["op", "bytes", "cycles", "bytes_per_cycle"],
@@ -304,8 +325,12 @@ def render_docs(records):
         L.append(f"| saturation, uniform random | {r['topology']} | {r['nodes']} | **{r['accepted_flits_per_node_cycle']:.3f}** "
                  f"flits/node/cycle accepted; bound {r['bound']:.3f}, so {100 * r['fraction_of_bound']:.0f}% of it |")
     for r in by("sim-speed"):
-        L.append(f"| simulation speed | {r['topology']} | {r['nodes']} | {r['sim_cycles_per_s']:,.0f} cycles/s "
-                 f"({r['node_cycles_per_s']:,.0f} router-cycles/s; wall clock, this machine) |")
+        threads = r.get("threads", 1)
+        L.append(f"| simulation speed, {threads} thread{'s' if threads > 1 else ''} | {r['topology']} | {r['nodes']} | "
+                 f"{r['sim_cycles_per_s']:,.0f} cycles/s ({r['node_cycles_per_s']:,.0f} router-cycles/s; wall clock, this machine) |")
+    for r in by("sim-build"):
+        L.append(f"| simulator build from clean (`{r['top']}`) | {r['topology']} | {r['nodes']} | "
+                 f"{r['compile_s']:.0f} s (make, {r.get('jobs', 2)} jobs; wall clock, this machine) |")
     fpga = by("fpga-ecp5")
     if fpga:
         L += ["", "### FPGA: router and node on a Lattice ECP5 (`make synth`, out of context)", "",
@@ -621,6 +646,8 @@ def main():
         return 0
 
     records = []
+    if args.only in "sim-build":
+        records += build_records("4x4x4")
     for bench, torus, scenario, extra in RUNS:
         if args.only in bench:
             records += fabric_records(torus, scenario, extra)
