@@ -23,6 +23,7 @@ module canopy_node_tile #(
   parameter int unsigned EjectCredits  = 16,
   parameter int unsigned BuildGit      = 0,
   parameter int unsigned BuildDate     = 0,
+  parameter int unsigned MaxNodes      = 256, /// the node's per-source tables: >= the torus's nodes
   localparam int unsigned NumLinks = 2 * NumDims,
   localparam int unsigned VcW      = $clog2(NumVcs),
   localparam int unsigned TreeIdW  = canopy_pkg::HdrTreeBits,
@@ -127,6 +128,7 @@ module canopy_node_tile #(
     .EjectCredits  (EjectCredits),
     .BuildGit      (BuildGit),
     .BuildDate     (BuildDate),
+    .MaxNodes      (MaxNodes),
     .AxiIdWidth    (IdW)
   ) u_node (
     .clk_i,

@@ -73,6 +73,10 @@ COSIM_CXX_SRCS := sim/cosim/cosim_main.cpp sim/cosim/pcie_host.cpp
 COSIM_HDRS     := sim/cosim/pcie_host.hpp sim/vl_bits.hpp sim/torus_tiles.hpp sim/include/canopy_cosim.h driver/include/canopy.h
 cosim_dir       = build/cosim/$(call sim_config,$(1))
 cosim_bin       = $(call cosim_dir,$(1))/canopy-cosim
+# The node's per-source tables (ACK, get) hold 256 nodes, as synthesized; a larger torus
+# gets the next power of two (canopy_node's MaxNodes), so 8x8x8 runs with 512.
+cosim_nodes     = $(shell echo $$(( $(call sim_size,$(1),1) * $(call sim_size,$(1),2) * $(call sim_size,$(1),3) * $(call sim_size,$(1),4) )))
+cosim_max_nodes = $(shell n=$(call cosim_nodes,$(1)); m=256; while [ $$m -lt $$n ]; do m=$$((m * 2)); done; echo $$m)
 BUILD_GIT      := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 0)
 BUILD_DATE     := $(shell date -u +%Y%m%d)
 
@@ -82,12 +86,13 @@ define cosim_verilate
 	verilator --cc --exe --build -j 2 -Wall --assert $(RTL_INC) \
 	  $(SIM_VFLAGS) -Wno-DECLFILENAME --top-module canopy_node_tile --Mdir $(call cosim_dir,$(1))/obj -o ../canopy-cosim \
 	  $(call sim_tile_params,$(1)) -GBuildGit=32\'h$(BUILD_GIT) -GBuildDate=$(BUILD_DATE) \
+	  -GMaxNodes=$(call cosim_max_nodes,$(1)) \
 	  -CFLAGS "-std=c++17 -I$(CURDIR)/sim -I$(CURDIR)/sim/cosim -I$(CURDIR)/sim/include -I$(CURDIR)/driver/include" \
 	  $(SIM_OPT) \
 	  -CFLAGS "-DCANOPY_NDIMS=$(call sim_ndims,$(1)) -DCANOPY_SIZE_X=$(call sim_size,$(1),1)" \
 	  -CFLAGS "-DCANOPY_SIZE_Y=$(call sim_size,$(1),2) -DCANOPY_SIZE_Z=$(call sim_size,$(1),3)" \
 	  -CFLAGS "-DCANOPY_SIZE_W=$(call sim_size,$(1),4)" \
-	  -CFLAGS "-DCANOPY_NODES=$$(( $(call sim_size,$(1),1) * $(call sim_size,$(1),2) * $(call sim_size,$(1),3) * $(call sim_size,$(1),4) ))" \
+	  -CFLAGS "-DCANOPY_NODES=$(call cosim_nodes,$(1))" \
 	  -LDFLAGS "-lrt -lpthread" \
 	  $(RTL_SRCS) $(COSIM_SV_TOP) $(addprefix $(CURDIR)/,$(COSIM_CXX_SRCS)) > $(call cosim_dir,$(1))/build.log 2>&1 \
 	  || { tail -n 40 $(call cosim_dir,$(1))/build.log; exit 1; }
