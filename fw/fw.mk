@@ -29,6 +29,12 @@ build/tests/fw/fm_scale_test: tests/fw/fm_scale_test.c fw/src/fm_tree.c $(FW_HDR
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_SAN) -Ifw/src tests/fw/fm_scale_test.c fw/src/fm_tree.c -o $@
 
+# The fabric manager at scale (host only; fw/bench/fm_scale_bench.c, tools/bench.py --only
+# fm-scale): optimized, no sanitizers, since it times.
+build/fw/fm_scale_bench: fw/bench/fm_scale_bench.c fw/src/fm_tree.c $(FW_HDRS)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) -Ifw/src fw/bench/fm_scale_bench.c fw/src/fm_tree.c -o $@
+
 # canopy_fm_setup against a mock of the libcanopy calls it makes (one process, fake fabric).
 build/tests/fw/fm_program_test: tests/fw/fm_program_test.c $(FW_SRCS) $(FW_HDRS)
 	@mkdir -p $(@D)
