@@ -284,7 +284,7 @@ static int bench_torus(const char *name, const struct canopy_fm_torus *t, int re
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
         char old[32] = "null";
-        if (old_ms >= 0) snprintf(old, sizeof old, "%.1f", old_ms);
+        if (old_ms >= 0) snprintf(old, sizeof old, "%.3f", old_ms);
         printf("{\"bench\": \"fm-scale\", \"topology\": \"%s\", \"nodes\": %u, \"trees\": %u, \"router_trees\": %u, "
                "\"build_ms\": %.3f, \"root_ms\": %.3f, \"check_ms\": %.3f, \"image_ms\": %.3f, \"shmem_init_ms\": %.3f, "
                "\"old_roots_ms\": %s, \"reps\": %d, \"world_depth\": %u, \"max_depth\": %u, "
