@@ -445,6 +445,13 @@ int canopy_fm_root_costs(const struct canopy_fm_torus *t, const uint8_t *groups,
         for (unsigned d = 0; d < nd; ++d) {
             unsigned k = t->size[d], s = stride[d];
             if (k == 1) continue;
+            uint8_t ring[FM_MAX_SIZE][FM_MAX_SIZE]; /* ring[c][y]: hops between c and y */
+            for (unsigned c = 0; c < k; ++c) {
+                for (unsigned y = 0; y < k; ++y) {
+                    unsigned delta = (c + k - y) % k;
+                    ring[c][y] = (uint8_t)(delta < k - delta ? delta : k - delta);
+                }
+            }
             /* every line along d: base = index with x_d = 0 */
             for (unsigned hi = 0; hi < nn; hi += s * k) {
                 for (unsigned lo = 0; lo < s; ++lo) {
@@ -454,8 +461,7 @@ int canopy_fm_root_costs(const struct canopy_fm_torus *t, const uint8_t *groups,
                         for (unsigned y = 0; y < k; ++y) {
                             int v = f[base + y * s];
                             if (v < 0) continue;
-                            unsigned delta = (c + k - y) % k;
-                            v += (int)(delta < k - delta ? delta : k - delta);
+                            v += ring[c][y];
                             if (v > best) best = v;
                         }
                         g[base + c * s] = (int8_t)best; /* at most 4 x 8 = 32 */
