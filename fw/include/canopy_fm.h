@@ -72,7 +72,8 @@ int canopy_fm_build(const struct canopy_fm_torus *t, int root, const uint8_t *gr
  * paths, so that is the largest torus distance from r to a member; at most 4 x 8 = 32)
  * and routers[r] = the number of valid entries (members and transit nodes, r included).
  * O(nodes x sum of the sizes) time and O(nodes) memory for all roots together, where
- * building each tree would be O(nodes^2) (a quarter of a minute at 16,384 nodes). Either
+ * building each tree would be O(nodes^2) (15.7 s for shmem_init's 7 stride sets at
+ * 16,384 nodes, fw/README.md). Either
  * output may be NULL. CANOPY_EINVAL / CANOPY_ERANGE as canopy_fm_build for bad groups or
  * torus, CANOPY_ENOMEM. */
 int canopy_fm_root_costs(const struct canopy_fm_torus *t, const uint8_t *groups, uint8_t *depth,

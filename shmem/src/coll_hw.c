@@ -67,8 +67,8 @@ static int stride_trees_wanted(int most)
  * (the active set (0, k, size)), group 0 = exactly them so reduce and barrier work. The
  * root is the member giving the shallowest tree (ties: fewest routers, then lowest PE):
  * canopy_fm_best_root, which finds it for all members at once (building the tree from
- * every member, as this did before, took O(npes^2): a quarter of a minute per set at
- * 16,384 PEs). A pure function of the torus, so every PE picks the same root. Transit
+ * every member, as this did before, took O(npes^2): 15.7 s for the 7 sets at 16,384
+ * PEs, fw/README.md). A pure function of the torus, so every PE picks the same root. Transit
  * routers are fine: every PE programs its own router here, so the id is held on every
  * router. Returns the root and the member count. */
 static int stride_root(int k, uint8_t *mask, int *size)
