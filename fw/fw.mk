@@ -23,6 +23,18 @@ build/tests/fw/fm_tree_test: tests/fw/fm_tree_test.c fw/src/fm_tree.c $(FW_HDRS)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_SAN) tests/fw/fm_tree_test.c fw/src/fm_tree.c -o $@
 
+# The largest tori (16x16x16x4 by default): root costs against brute force, the shmem_init
+# tree set built and checked independently (suite name fw-scale).
+build/tests/fw/fm_scale_test: tests/fw/fm_scale_test.c fw/src/fm_tree.c $(FW_HDRS)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_SAN) -Ifw/src tests/fw/fm_scale_test.c fw/src/fm_tree.c -o $@
+
+# The fabric manager at scale (host only; fw/bench/fm_scale_bench.c, tools/bench.py --only
+# fm-scale): optimized, no sanitizers, since it times.
+build/fw/fm_scale_bench: fw/bench/fm_scale_bench.c fw/src/fm_tree.c $(FW_HDRS)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) -Ifw/src fw/bench/fm_scale_bench.c fw/src/fm_tree.c -o $@
+
 # canopy_fm_setup against a mock of the libcanopy calls it makes (one process, fake fabric).
 build/tests/fw/fm_program_test: tests/fw/fm_program_test.c $(FW_SRCS) $(FW_HDRS)
 	@mkdir -p $(@D)
@@ -37,6 +49,7 @@ build/tests/fw/fm_setup_sim: tests/fw/fm_setup_sim.c $(FW_SRCS) $(FW_HDRS) build
 
 .PHONY: fw fw-tests
 fw: build/fw/libcanopy_fm.a
-fw-tests: build/tests/fw/fm_tree_test build/tests/fw/fm_program_test
+fw-tests: build/tests/fw/fm_tree_test build/tests/fw/fm_program_test build/tests/fw/fm_scale_test
 	build/tests/fw/fm_tree_test
 	build/tests/fw/fm_program_test
+	build/tests/fw/fm_scale_test

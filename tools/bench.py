@@ -5,8 +5,10 @@
 
 Each measurement is a scenario of a simulator build (`canopy-fabric <scenario>`) that
 prints one JSON record per line; FPGA figures come from `make synth`'s parsed nextpnr
-report. Cycle counts are deterministic (seeded traffic, cycle-accurate simulation); only
-`sim-speed` (wall-clock) and place-and-route figures depend on the machine or the tools.
+report; `fm-scale` is a host program (build/fw/fm_scale_bench: the fabric manager's trees
+up to 16x16x16x4). Cycle counts are deterministic (seeded traffic, cycle-accurate
+simulation); only `sim-speed` and `fm-scale` (wall-clock) and place-and-route figures depend
+on the machine or the tools.
 Benchmarks measure; they never fail on a slow number.
 
 `--docs-only` renders the tables and plots of docs/perf.md from the records and publishes
@@ -276,6 +278,48 @@ def plot_shmem(records):
     fig.savefig(os.path.join(ROOT, "docs", "img", "shmem.png"), dpi=110)
 
 
+def fm_scale_records():
+    """The fabric manager at scale, host only (fw/bench/fm_scale_bench.c): shmem_init's trees
+    (world tree and stride trees) on 3x3 up to 16x16x16x4, wall-clock times of root choice,
+    build and checks, the table image's entries and the MMIO programming would take (cycles
+    computed from the co-simulator's PCIe model, not measured). --old-roots also times the
+    stride-root search shmem_init did before canopy_fm_best_root (about 20 s at 16,384 nodes)."""
+    sh("make --no-print-directory build/fw/fm_scale_bench >&2")
+    out = sh("build/fw/fm_scale_bench --old-roots")
+    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+def fm_scale_docs(recs):
+    """One row per torus: times (wall clock) and the programming counts."""
+    if not recs:
+        return []
+    recs = sorted(recs, key=lambda r: r["nodes"])
+    L = ["", "### Fabric manager at scale (`make bench`, host only; fw/bench/fm_scale_bench.c)", "",
+         "The trees `shmem_init` builds: the world tree from the centre node and the stride trees "
+         "(k = 1..7 for 129 nodes or more; members node % 2^k == 0, root by `canopy_fm_best_root`). "
+         "Milliseconds of wall clock on this machine, best of "
+         f"{recs[0].get('reps', 5)} (they vary with the machine and its load): build = choosing the stride roots "
+         "and building every table; checks = `canopy_fm_verify` of every table and the ids against the router's "
+         f"{recs[0].get('router_trees', 16)}; shmem_init = the fabric-manager calls every PE makes at init; "
+         "old roots = the stride roots found the way shmem_init did before `canopy_fm_best_root` (a build from "
+         "every member; one run; the same roots). Entries = routers x trees (valid: in a tree). Programming "
+         "cycles are computed from the co-simulator's PCIe model (75-cycle posted MMIO write, 100 cycles each "
+         "way per read), not measured: CSR = every node its own router, all at once (two writes and a read per "
+         "entry); packets = node 0 sends every CONFIG packet (two MMIO writes, 32 bytes each), host side only.", "",
+         "| torus | nodes | trees | build ms | checks ms | shmem_init ms | old roots ms | entries (valid) "
+         "| CSR: cycles per router | packets: MMIO bytes | packets: cycles at node 0 |",
+         "|---|---|---|---|---|---|---|---|---|---|---|"]
+
+    def ms(v):
+        return "-" if v is None else f"{v:.3f}" if v < 1 else f"{v:,.1f}" if v < 1000 else f"{v:,.0f}"
+
+    for r in recs:
+        L.append(f"| {r['topology']} | {r['nodes']} | {r['trees']} | {ms(r['build_ms'])} | {ms(r['check_ms'])} | "
+                 f"{ms(r['shmem_init_ms'])} | {ms(r.get('old_roots_ms'))} | {r['entries']:,} ({r['valid_entries']:,}) | "
+                 f"{r['csr_est_cycles']:,} | {r['pkt_mmio_bytes']:,} | {r['pkt_est_cycles']:,} |")
+    return L
+
+
 FPGA_MODULES = ("canopy_router", "canopy_node")
 
 
@@ -305,6 +349,8 @@ def table(records):
         "allreduce": ["impl", "bytes", "cycles"],
         "barrier": ["impl", "cycles"],
         "allreduce-inflight": ["impl", "inflight", "cycles"],
+        "fm-scale": ["trees", "build_ms", "check_ms", "shmem_init_ms", "old_roots_ms", "entries", "csr_est_cycles",
+                     "pkt_est_cycles"],
     }
     lines = []
     for r in records:
@@ -369,6 +415,7 @@ def render_docs(records):
                      f"{r['base_cycles']:.0f} | {r['max_hops']} |")
     L += reduce_docs([r for r in records if r["bench"] in ("reduce", "allreduce", "barrier", "allreduce-inflight")])
     L += shmem_docs([r for r in records if r["bench"].startswith("shmem-")])
+    L += fm_scale_docs(by("fm-scale"))
     return "\n".join(L) + "\n"
 
 
@@ -669,6 +716,8 @@ def main():
         for torus, extra in SHMEM_RUNS:
             if not args.torus or torus in args.torus.split(","):
                 records += shmem_records(torus, extra)
+    if args.only in "fm-scale":
+        records += fm_scale_records()
     if not args.skip_fpga and args.only in "fpga-ecp5":
         records += fpga_records()
 

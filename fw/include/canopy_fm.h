@@ -66,6 +66,25 @@ const char *canopy_fm_port_name(const struct canopy_fm_torus *t, unsigned port);
 int canopy_fm_build(const struct canopy_fm_torus *t, int root, const uint8_t *groups,
                     uint32_t *entries, char *err, size_t errlen);
 
+/* Choosing a root without building every tree. For every node r as the root of the tree
+ * canopy_fm_build would make for `groups` (NULL = every node a member with mask 1):
+ * depth[r] = its depth (hops from r to the farthest member: the tree follows shortest
+ * paths, so that is the largest torus distance from r to a member; at most 4 x 8 = 32)
+ * and routers[r] = the number of valid entries (members and transit nodes, r included).
+ * O(nodes x sum of the sizes) time and O(nodes) memory for all roots together, where
+ * building each tree would be O(nodes^2) (15.7 s for shmem_init's 7 stride sets at
+ * 16,384 nodes, fw/README.md). Either
+ * output may be NULL. CANOPY_EINVAL / CANOPY_ERANGE as canopy_fm_build for bad groups or
+ * torus, CANOPY_ENOMEM. */
+int canopy_fm_root_costs(const struct canopy_fm_torus *t, const uint8_t *groups, uint8_t *depth,
+                         uint32_t *routers, char *err, size_t errlen);
+/* The member giving the shallowest tree, ties broken by fewer routers, then the lowest
+ * node (the OpenSHMEM layer's rule for its stride trees): returns that node (>= 0) and,
+ * if not NULL, its depth and router count; or a negative status as canopy_fm_root_costs.
+ * A pure function of the torus and groups: every node computes the same root. */
+int canopy_fm_best_root(const struct canopy_fm_torus *t, const uint8_t *groups, unsigned *depth,
+                        unsigned *routers, char *err, size_t errlen);
+
 /* The router's write-time rule for one entry (what canopy_tree_write and CONFIG packets
  * accept): valid=0 always passes; otherwise every port (parent unless root, children)
  * < 2*ndims; for a non-root entry each child port lies in a dimension after the parent

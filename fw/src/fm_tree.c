@@ -300,20 +300,9 @@ static unsigned parent_port(const struct canopy_fm_torus *t, unsigned node, unsi
     return 0; /* node == root: unused */
 }
 
-int canopy_fm_build(const struct canopy_fm_torus *t, int root, const uint8_t *groups, uint32_t *entries,
-                    char *err, size_t errlen)
+/* Every nonzero mask has bit 0, and there is at least one member. */
+static int check_groups(const struct canopy_fm_torus *t, unsigned nn, const uint8_t *groups, char *err, size_t errlen)
 {
-    int rc = canopy_fm_torus_check(t, err, errlen);
-    if (rc) return rc;
-    if (!entries) {
-        canopy_fm_say(err, errlen, "no output table given");
-        return CANOPY_EINVAL;
-    }
-    unsigned nn = canopy_fm_nodes(t);
-    if (root < 0 || (unsigned)root >= nn) {
-        canopy_fm_say(err, errlen, "root %d is not a node of the torus (0..%u)", root, nn - 1);
-        return CANOPY_ERANGE;
-    }
     char cs[32];
     unsigned members = 0;
     for (unsigned n = 0; n < nn; ++n) {
@@ -329,6 +318,25 @@ int canopy_fm_build(const struct canopy_fm_torus *t, int root, const uint8_t *gr
         canopy_fm_say(err, errlen, "no member: every node's groups mask is 0");
         return CANOPY_EINVAL;
     }
+    return CANOPY_OK;
+}
+
+int canopy_fm_build_unchecked(const struct canopy_fm_torus *t, int root, const uint8_t *groups, uint32_t *entries,
+                              char *err, size_t errlen)
+{
+    int rc = canopy_fm_torus_check(t, err, errlen);
+    if (rc) return rc;
+    if (!entries) {
+        canopy_fm_say(err, errlen, "no output table given");
+        return CANOPY_EINVAL;
+    }
+    unsigned nn = canopy_fm_nodes(t);
+    if (root < 0 || (unsigned)root >= nn) {
+        canopy_fm_say(err, errlen, "root %d is not a node of the torus (0..%u)", root, nn - 1);
+        return CANOPY_ERANGE;
+    }
+    rc = check_groups(t, nn, groups, err, errlen);
+    if (rc) return rc;
 
     /* Keep every node on the path from a member up to the root. */
     memset(entries, 0, nn * sizeof *entries);
@@ -355,6 +363,14 @@ int canopy_fm_build(const struct canopy_fm_torus *t, int root, const uint8_t *gr
         e = canopy_tree_set_groups(e, g);
         entries[n] = e;
     }
+    return CANOPY_OK;
+}
+
+int canopy_fm_build(const struct canopy_fm_torus *t, int root, const uint8_t *groups, uint32_t *entries,
+                    char *err, size_t errlen)
+{
+    int rc = canopy_fm_build_unchecked(t, root, groups, entries, err, errlen);
+    if (rc) return rc;
     char why[512];
     rc = canopy_fm_verify(t, entries, why, sizeof why);
     if (rc) {
@@ -362,6 +378,165 @@ int canopy_fm_build(const struct canopy_fm_torus *t, int root, const uint8_t *gr
         return rc;
     }
     return CANOPY_OK;
+}
+
+/* ------------------------------------------------------------------ choosing a root */
+
+/* Ring of size k, positions relative to the root's coordinate c: the dimension-ordered
+ * tree reaches offset 1..floor(k/2) going + and the rest going -, each along the shorter
+ * way (parent_port). The nodes other than c that the paths from the positions in `mask`
+ * (bit y = position y) cover: offsets 1..a, with a the farthest position reached going +,
+ * and b..k-1, with b the nearest position reached going -. */
+static unsigned ring_cover(unsigned mask, unsigned c, unsigned k)
+{
+    unsigned a = 0, b = k;
+    for (unsigned y = 0; y < k; ++y) {
+        if (!(mask & (1u << y))) continue;
+        unsigned delta = (y + k - c) % k;
+        if (delta == 0) continue;
+        if (delta <= k / 2) {
+            if (delta > a) a = delta;
+        } else if (delta < b) {
+            b = delta;
+        }
+    }
+    return a + (k - b);
+}
+
+/* Depth and router count of the pruned tree for every root at once, in O(nodes x sum of
+ * the sizes) time and O(nodes) memory (building the tree from every root would take
+ * O(nodes^2)).
+ *
+ * Depth. The tree follows shortest paths, so a node's depth is its torus distance from the
+ * root, and the deepest node is a member (a transit node lies on a member's path, nearer
+ * the root). depth(r) = max over members m of sum_d ring_d(r_d, m_d): computed dimension by
+ * dimension, f_0(x) = 0 on members (-1 elsewhere), f_{d+1}(x) = max over x_d' of
+ * f_d(x with x_d = x_d') + ring_d(x_d, x_d'); f_ndims(r) = depth(r).
+ *
+ * Routers. A member m climbs in the highest dimension first (parent_port): along
+ * dimension ndims-1 to the root's coordinate, then ndims-2, and so on. So a node v other
+ * than the root, whose highest dimension differing from the root's is J, is in the tree iff
+ * some member has v's coordinates in dimensions 0..J-1 (the same "prefix") and a
+ * coordinate in dimension J whose ring path to r_J passes v_J. Per prefix, that is the ring
+ * cover of the set of the members' coordinates J: routers(r) = 1 + sum over J of
+ * A_J(r_J), A_J(c) = sum over prefixes p of ring_cover(set_p, c, size_J), which depends on
+ * one coordinate of r only. */
+int canopy_fm_root_costs(const struct canopy_fm_torus *t, const uint8_t *groups, uint8_t *depth, uint32_t *routers,
+                         char *err, size_t errlen)
+{
+    int rc = canopy_fm_torus_check(t, err, errlen);
+    if (rc) return rc;
+    unsigned nn = canopy_fm_nodes(t), nd = t->ndims;
+    rc = check_groups(t, nn, groups, err, errlen);
+    if (rc) return rc;
+    unsigned stride[CANOPY_MAX_DIMS + 1];
+    stride[0] = 1;
+    for (unsigned d = 0; d < nd; ++d) stride[d + 1] = stride[d] * t->size[d];
+
+    if (depth) {
+        int8_t *f = malloc(nn), *g = malloc(nn);
+        if (!f || !g) {
+            free(f);
+            free(g);
+            canopy_fm_say(err, errlen, "out of memory");
+            return CANOPY_ENOMEM;
+        }
+        for (unsigned n = 0; n < nn; ++n) f[n] = (groups && groups[n] == 0) ? -1 : 0;
+        for (unsigned d = 0; d < nd; ++d) {
+            unsigned k = t->size[d], s = stride[d];
+            if (k == 1) continue;
+            uint8_t ring[FM_MAX_SIZE][FM_MAX_SIZE]; /* ring[c][y]: hops between c and y */
+            for (unsigned c = 0; c < k; ++c) {
+                for (unsigned y = 0; y < k; ++y) {
+                    unsigned delta = (c + k - y) % k;
+                    ring[c][y] = (uint8_t)(delta < k - delta ? delta : k - delta);
+                }
+            }
+            /* every line along d: base = index with x_d = 0 */
+            for (unsigned hi = 0; hi < nn; hi += s * k) {
+                for (unsigned lo = 0; lo < s; ++lo) {
+                    unsigned base = hi + lo;
+                    for (unsigned c = 0; c < k; ++c) {
+                        int best = -1;
+                        for (unsigned y = 0; y < k; ++y) {
+                            int v = f[base + y * s];
+                            if (v < 0) continue;
+                            v += ring[c][y];
+                            if (v > best) best = v;
+                        }
+                        g[base + c * s] = (int8_t)best; /* at most 4 x 8 = 32 */
+                    }
+                }
+            }
+            int8_t *tmp = f;
+            f = g;
+            g = tmp;
+        }
+        for (unsigned n = 0; n < nn; ++n) depth[n] = (uint8_t)f[n]; /* >= 0: there is a member */
+        free(f);
+        free(g);
+    }
+
+    if (routers) {
+        uint16_t *set = malloc((nn > 1 ? nn : 1) * sizeof *set);
+        if (!set) {
+            canopy_fm_say(err, errlen, "out of memory");
+            return CANOPY_ENOMEM;
+        }
+        uint32_t add[CANOPY_MAX_DIMS][FM_MAX_SIZE];
+        memset(add, 0, sizeof add);
+        for (unsigned j = 0; j < nd; ++j) {
+            unsigned k = t->size[j], prefixes = stride[j];
+            if (k == 1) continue;
+            memset(set, 0, prefixes * sizeof *set);
+            for (unsigned n = 0; n < nn; ++n)
+                if (!groups || groups[n]) set[n % prefixes] |= (uint16_t)(1u << (n / prefixes % k));
+            for (unsigned p = 0; p < prefixes; ++p) {
+                if (!set[p]) continue;
+                for (unsigned c = 0; c < k; ++c) add[j][c] += ring_cover(set[p], c, k);
+            }
+        }
+        free(set);
+        for (unsigned n = 0; n < nn; ++n) {
+            uint32_t r = 1;
+            for (unsigned j = 0; j < nd; ++j) r += add[j][n / stride[j] % t->size[j]];
+            routers[n] = r;
+        }
+    }
+    return CANOPY_OK;
+}
+
+int canopy_fm_best_root(const struct canopy_fm_torus *t, const uint8_t *groups, unsigned *depth_out,
+                        unsigned *routers_out, char *err, size_t errlen)
+{
+    int rc = canopy_fm_torus_check(t, err, errlen);
+    if (rc) return rc;
+    unsigned nn = canopy_fm_nodes(t);
+    uint8_t *depth = malloc(nn);
+    uint32_t *routers = malloc(nn * sizeof *routers);
+    if (!depth || !routers) {
+        free(depth);
+        free(routers);
+        canopy_fm_say(err, errlen, "out of memory");
+        return CANOPY_ENOMEM;
+    }
+    rc = canopy_fm_root_costs(t, groups, depth, routers, err, errlen);
+    int best = -1;
+    for (unsigned n = 0; rc == CANOPY_OK && n < nn; ++n) {
+        if (groups && groups[n] == 0) continue;
+        if (best < 0 || depth[n] < depth[best] || (depth[n] == depth[best] && routers[n] < routers[best]))
+            best = (int)n;
+    }
+    if (rc == CANOPY_OK && best >= 0) { /* check_groups saw a member, so best >= 0 */
+        if (depth_out) *depth_out = depth[best];
+        if (routers_out) *routers_out = routers[best];
+        rc = best;
+    } else if (rc == CANOPY_OK) {
+        rc = CANOPY_EINVAL;
+    }
+    free(depth);
+    free(routers);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ printing */
