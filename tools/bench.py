@@ -10,6 +10,8 @@ up to 16x16x16x4). Cycle counts are deterministic (seeded traffic, cycle-accurat
 simulation); only `sim-speed` and `fm-scale` (wall-clock) and place-and-route figures depend
 on the machine or the tools.
 Benchmarks measure; they never fail on a slow number.
+The last step, `model` (alone: --only model), fits the cost model (tools/cost_model.py)
+to the merged records and adds its "model" records; it simulates nothing.
 
 `--docs-only` renders the tables and plots of docs/perf.md from the records and publishes
 those records as docs/perf-results.json; a later partial run on a fresh checkout starts
@@ -21,6 +23,8 @@ import math
 import os
 import subprocess
 import sys
+
+import cost_model  # tools/cost_model.py, beside this file
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "build", "bench", "results.json")
@@ -320,6 +324,106 @@ def fm_scale_docs(recs):
     return L
 
 
+def model_records(records):
+    """The cost model (tools/cost_model.py) fitted to the measured records: a "model"
+    record per measured point (predicted, measured, relative error), predictions for
+    16x16x16 and 16x16x16x4, and one "model-fit" record (the parameters). Simulates nothing."""
+    try:
+        params, _ = cost_model.fit(records)
+    except ValueError as e:
+        print(f"cost model: {e}", file=sys.stderr)
+        return []
+    recs = cost_model.model_records(records, params)
+    return recs + [cost_model.fit_record(params, recs)]
+
+
+def model_docs(recs, fit):
+    """The cost model's parameters, how well it predicts the measured points, the points it
+    misses, and its predictions for 16x16x16 and 16x16x16x4."""
+    if not recs or not fit:
+        return []
+    measured = [r for r in recs if r["measured_cycles"] is not None]
+    miss = sorted((r for r in measured if abs(r["rel_error"]) > 0.10), key=lambda r: -abs(r["rel_error"]))
+    ok, n = fit["within_10pct"], fit["points"]
+    d = cost_model.derived(fit["params"])
+    L = ["", "### Cost model (`tools/cost_model.py`, fitted to the records above)", "",
+         f"Predicted against measured for every broadcast, reduce, allreduce, barrier, broadcast hop-latency "
+         f"and put record above: **{ok} of {n} points ({100 * ok / n:.0f}%) within 10%** of the measurement. One set "
+         "of parameters, fitted by least squares on the relative error over all the points; `h_link` is the router "
+         "fabric's measured hop latency, not fitted. The model's form and where it fails are under \"Reading the "
+         "numbers\" below.", "",
+         "| parameter | value | unit | stands for |", "|---|---|---|---|"]
+    for name, unit, what in cost_model.PARAMS:
+        L.append(f"| `{name}` | {fit['params'][name]:.4g} | {unit} | {what} |")
+    L += ["", f"So a put streams {d['put_bytes_per_cycle']:.2f} bytes/cycle and the hardware broadcast "
+          f"{d['bcast_bytes_per_cycle']:.2f}, against the link's {cost_model.LINK_BYTES}; a host interface that also "
+          f"receives streams {d['contention_factor']:.2f} times slower.", ""]
+    if miss:
+        L += ["Points off by more than 10%:", "", "| bench | impl | torus | bytes | predicted | measured | error |",
+              "|---|---|---|---|---|---|---|"]
+        for r in miss:
+            hop = r["of"] == "bcast-hop-latency"  # a slope: cycles per hop
+            fig = (lambda v: f"{v:.2f} cycles/hop") if hop else (lambda v: f"{v:.0f}")
+            L.append(f"| {r['of']} | {r['impl']} | {r['topology']} | {r['bytes']} | {fig(r['predicted_cycles'])} | "
+                     f"{fig(r['measured_cycles'])} | {100 * r['rel_error']:+.1f}% |")
+        L.append("")
+    L += model_prediction_table([r for r in recs if r["measured_cycles"] is None])
+    L += ["", "![cost model: predicted against measured](img/model.png)"]
+    return L
+
+
+def model_prediction_table(preds):
+    """Per collective, torus and size: the hardware, the fastest software algorithm and the
+    ratio, all predicted."""
+    if not preds:
+        return []
+    L = ["Predictions (cycles) for tori not measured; best sw = the fastest software algorithm of the benchmarks "
+         "at that size:", "", "| collective | torus | nodes | bytes | hw | best sw | best sw cycles | hw speedup |",
+         "|---|---|---|---|---|---|---|---|"]
+    keys = []
+    for r in preds:
+        if (r["of"], r["topology"], r["bytes"]) not in keys:
+            keys.append((r["of"], r["topology"], r["bytes"]))
+    for bench, torus, n in keys:
+        rs = [r for r in preds if (r["of"], r["topology"], r["bytes"]) == (bench, torus, n)]
+        hw = next((r["predicted_cycles"] for r in rs if r["impl"] == "hw"), None)
+        best = min(((r["predicted_cycles"], r["impl"]) for r in rs if r["impl"] != "hw"), default=None)
+        L.append(f"| {bench} | {torus} | {rs[0]['nodes']} | {n} | {hw:.0f} | {best[1] if best else '-'} | "
+                 + (f"{best[0]:.0f} | {best[0] / hw:.1f}x |" if best and hw else "- | - |"))
+    return L
+
+
+def plot_model(records):
+    """Predicted against measured cycles, log-log, with the 10% band."""
+    recs = [r for r in records if r["bench"] == "model" and r["measured_cycles"] is not None
+            and r["of"] != "bcast-hop-latency"]  # (cycles per hop: in the table, not on this scale)
+    if not recs:
+        return
+    subprocess.run(["tools/ensure-deps.sh", "plot"], cwd=ROOT, check=True)
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(5.6, 5.0))
+    for k, bench in enumerate(("put", "bcast", "reduce", "allreduce", "barrier")):
+        for impl, marker in (("hw", "o"), ("sw", "^")):
+            rs = [r for r in recs if r["of"] == bench and (r["impl"] == "hw") == (impl == "hw")]
+            if rs:
+                ax.loglog([r["measured_cycles"] for r in rs], [r["predicted_cycles"] for r in rs], marker,
+                          color=f"C{k}", alpha=0.8, label=bench if bench == "put" else f"{bench}, {impl}")
+    lo = min(min(r["measured_cycles"], r["predicted_cycles"]) for r in recs) / 1.5
+    hi = max(max(r["measured_cycles"], r["predicted_cycles"]) for r in recs) * 1.5
+    ax.plot([lo, hi], [lo, hi], "k-", lw=0.8)
+    for f in (0.9, 1.1):
+        ax.plot([lo, hi], [lo * f, hi * f], "k:", lw=0.8)
+    ax.set(xlim=(lo, hi), ylim=(lo, hi), xlabel="measured cycles", ylabel="predicted cycles",
+           title="cost model against the co-simulation (dotted: 10%)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    os.makedirs(os.path.join(ROOT, "docs", "img"), exist_ok=True)
+    fig.savefig(os.path.join(ROOT, "docs", "img", "model.png"), dpi=110)
+
+
 FPGA_MODULES = ("canopy_router", "canopy_node")
 
 
@@ -351,6 +455,8 @@ def table(records):
         "allreduce-inflight": ["impl", "inflight", "cycles"],
         "fm-scale": ["trees", "build_ms", "check_ms", "shmem_init_ms", "old_roots_ms", "entries", "csr_est_cycles",
                      "pkt_est_cycles"],
+        "model": ["of", "impl", "bytes", "predicted_cycles", "measured_cycles", "rel_error"],
+        "model-fit": ["points", "within_10pct"],
     }
     lines = []
     for r in records:
@@ -416,6 +522,7 @@ def render_docs(records):
     L += reduce_docs([r for r in records if r["bench"] in ("reduce", "allreduce", "barrier", "allreduce-inflight")])
     L += shmem_docs([r for r in records if r["bench"].startswith("shmem-")])
     L += fm_scale_docs(by("fm-scale"))
+    L += model_docs(by("model"), next(iter(by("model-fit")), None))
     return "\n".join(L) + "\n"
 
 
@@ -463,6 +570,15 @@ def amo_docs(recs):
     return L
 
 
+# Hand-written notes rendered under a table's heading, (section, torus) -> lines (each
+# followed by a blank line): what the records alone do not say. Remove a note when the
+# records it qualifies are measured again.
+NOTES = {
+    ("bcast", "4x4x4"): ["(The 4x4x4 broadcast, reduce and OpenSHMEM records below were measured before the collective",
+                         "unit was rebuilt for the FPGA; the 3x3 tables are of the current unit.)", ""],
+}
+
+
 def bcast_docs(recs):
     """Per torus: cycles per size and implementation, and the hardware's speedup."""
     L = []
@@ -472,7 +588,7 @@ def bcast_docs(recs):
         cyc = {(r["impl"], r["bytes"]): r["cycles"] for r in rs}
         sw = [i for i in impls if i != "hw"]
         L += ["", f"### Broadcast through libcanopy (`make bench`, co-simulation, {torus}, {rs[0]['nodes']} nodes, "
-              f"root {rs[0]['root']})", "",
+              f"root {rs[0]['root']})", ""] + NOTES.get(("bcast", torus), []) + [
               "From a barrier to the last node holding every byte, in cycles (median of the repetitions); "
               "software broadcasts are puts with flag words (driver/examples/bcast_bench.c). "
               "Speedup = the best software time / hw.", "",
@@ -660,6 +776,13 @@ def plot_reduce(records):
 UNPUBLISHED_FIELDS = ("ns", "ns_per_op")
 
 
+# Benches whose records are replaced as one set whenever any of them is produced again: the
+# cost model's records are all derived from one fit, so none of an earlier fit may survive.
+WHOLESALE = ("model", "model-fit")
+# Benches the cost model is fitted to (hop-latency: the router fabric's cycles per hop).
+MODEL_INPUTS = cost_model.MODELED + ("hop-latency",)
+
+
 def merge(new):
     """Replace records of the benches just run, keep the others (later benches add theirs)."""
     old = []
@@ -670,8 +793,9 @@ def merge(new):
             break
     key = lambda r: (r["bench"], r["topology"], r.get("module", r.get("top")))
     ran = {key(r) for r in new}
+    whole = {r["bench"] for r in new if r["bench"] in WHOLESALE}
     return [{k: v for k, v in r.items() if k not in UNPUBLISHED_FIELDS}
-            for r in [r for r in old if key(r) not in ran] + new]
+            for r in [r for r in old if key(r) not in ran and r["bench"] not in whole] + new]
 
 
 def main():
@@ -690,6 +814,7 @@ def main():
         plot_bcast(merged)
         plot_reduce(merged)
         plot_shmem(merged)
+        plot_model(merged)
         return 0
 
     records = []
@@ -723,6 +848,11 @@ def main():
 
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     merged = merge(records)
+    # The cost model last, from the merged records: on a full run, with --only model, and
+    # whenever this run measured something it is fitted to (so it never describes old data).
+    if args.only in "model" or any(r["bench"] in MODEL_INPUTS for r in records):
+        records += model_records(merged)
+        merged = merge(records)
     with open(OUT, "w") as f:
         json.dump(merged, f, indent=1)
         f.write("\n")
