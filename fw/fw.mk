@@ -19,13 +19,13 @@ build/fw/%.o: fw/src/%.c $(FW_HDRS)
 build/fw/libcanopy_fm.a: $(patsubst fw/src/%.c,build/fw/%.o,$(FW_SRCS))
 	@rm -f $@; ar rcs $@ $^
 
-build/tests/fw/fm_tree_test: tests/fw/fm_tree_test.c fw/src/fm_tree.c $(FW_HDRS)
+build/tests/fw/fm_tree_test: tests/fw/fm_tree_test.c tests/fw/fm_check.h fw/src/fm_tree.c $(FW_HDRS)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_SAN) tests/fw/fm_tree_test.c fw/src/fm_tree.c -o $@
 
 # The largest tori (16x16x16x4 by default): root costs against brute force, the shmem_init
 # tree set built and checked independently (suite name fw-scale).
-build/tests/fw/fm_scale_test: tests/fw/fm_scale_test.c fw/src/fm_tree.c $(FW_HDRS)
+build/tests/fw/fm_scale_test: tests/fw/fm_scale_test.c tests/fw/fm_check.h fw/src/fm_tree.c $(FW_HDRS)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_SAN) -Ifw/src tests/fw/fm_scale_test.c fw/src/fm_tree.c -o $@
 

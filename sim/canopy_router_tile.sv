@@ -62,21 +62,16 @@ module canopy_router_tile #(
   logic [NumLinks-1:0]                rx_slot_valid, tx_slot_valid;
   logic [NumLinks-1:0][TreeIdW-1:0]   rx_slot_tree, tx_slot_tree;
 
-  for (genvar p = 0; p < NumLinks; p++) begin : gen_port
-    assign rx_valid[p]      = link_i[p][0];
-    assign rx_flit[p]       = link_i[p][FlitWidth:1];
-    assign rx_last[p]       = link_i[p][FlitWidth+1];
-    assign rx_vc[p]         = link_i[p][LinkW-1 -: VcW];
-    assign link_credit_o[p] = {rx_slot_tree[p], rx_slot_valid[p], rx_credit[p]};
-  end
-
   canopy_tile_links #(
     .NumLinks (NumLinks), .LinkLatency (LinkLatency), .FlitWidth (FlitWidth), .NumVcs (NumVcs)
   ) u_links (
     .clk_i, .rst_i,
     .tx_valid_i (tx_valid), .tx_flit_i (tx_flit), .tx_last_i (tx_last), .tx_vc_i (tx_vc),
     .tx_credit_o (tx_credit), .tx_slot_valid_o (tx_slot_valid), .tx_slot_tree_o (tx_slot_tree),
-    .link_o, .credit_i (link_credit_i)
+    .link_o, .credit_i (link_credit_i),
+    .link_i, .rx_valid_o (rx_valid), .rx_flit_o (rx_flit), .rx_last_o (rx_last), .rx_vc_o (rx_vc),
+    .rx_credit_i (rx_credit), .rx_slot_valid_i (rx_slot_valid), .rx_slot_tree_i (rx_slot_tree),
+    .link_credit_o
   );
 
   logic                    unused_local_slot_valid, unused_wok;

@@ -30,30 +30,9 @@
 #include <time.h>
 
 #include "canopy_fm.h"
+#include "fm_check.h"
 #include "fm_internal.h"
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                              \
-    do {                                                                              \
-        ++checks;                                                                     \
-        if (!(cond)) {                                                                \
-            if (++failures <= 40) {                                                   \
-                fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-                fprintf(stderr, __VA_ARGS__);                                         \
-                fprintf(stderr, "\n");                                                \
-            }                                                                         \
-        }                                                                             \
-    } while (0)
-
-static uint64_t rng_state = 0x5ca1ab1e002c0ffeull;
-static uint64_t splitmix64(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 static double now_ms(void)
 {
@@ -417,6 +396,7 @@ static void part_largest(const struct canopy_fm_torus *t)
 
 int main(int argc, char **argv)
 {
+    rng_state = 0x5ca1ab1e002c0ffeull;
     double start = now_ms();
     part_costs();
     printf("fm_scale_test: root costs against brute force on 22 tori in %.0f ms\n", now_ms() - start);

@@ -19,29 +19,8 @@
 #include <string.h>
 
 #include "canopy_fm.h"
+#include "fm_check.h"
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                              \
-    do {                                                                              \
-        ++checks;                                                                     \
-        if (!(cond)) {                                                                \
-            if (++failures <= 40) {                                                   \
-                fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-                fprintf(stderr, __VA_ARGS__);                                         \
-                fprintf(stderr, "\n");                                                \
-            }                                                                         \
-        }                                                                             \
-    } while (0)
-
-static uint64_t rng_state = 0x002c0ffee5eed002ull;
-static uint64_t splitmix64(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 struct torus_case { const char *name; unsigned ndims, size[4]; };
 static const struct torus_case TORI[] = {
@@ -480,6 +459,7 @@ static void test_bit_flips(void)
 
 int main(int argc, char **argv)
 {
+    rng_state = 0x002c0ffee5eed002ull;
     if (argc > 1 && strcmp(argv[1], "--print") == 0) { /* the docs' picture */
         struct canopy_fm_torus t = {2, {3, 3, 1, 1}};
         uint32_t e[9];
