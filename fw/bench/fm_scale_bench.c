@@ -177,18 +177,6 @@ static int phase_shmem_init(struct run *r)
 }
 
 /* shmem_init's stride roots before canopy_fm_best_root: a build from every member. */
-static unsigned distance(const struct canopy_fm_torus *t, unsigned a, unsigned b)
-{
-    unsigned ca[CANOPY_MAX_DIMS], cb[CANOPY_MAX_DIMS], hops = 0;
-    canopy_fm_coords(t, a, ca);
-    canopy_fm_coords(t, b, cb);
-    for (unsigned d = 0; d < t->ndims; ++d) {
-        unsigned k = t->size[d], dx = (ca[d] + k - cb[d]) % k;
-        hops += dx < k - dx ? dx : k - dx;
-    }
-    return hops;
-}
-
 static int phase_old_roots(struct run *r, uint32_t *scratch)
 {
     for (unsigned i = 1; i < r->ntrees; ++i) {
@@ -202,7 +190,7 @@ static int phase_old_roots(struct run *r, uint32_t *scratch)
             for (unsigned n = 0; n < r->nn; ++n) {
                 if (!canopy_tree_get_valid(scratch[n])) continue;
                 ++nodes;
-                unsigned d = distance(r->t, root, n);
+                unsigned d = canopy_fm_distance(r->t, root, n);
                 if (d > depth) depth = d;
             }
             if (best < 0 || depth < best_depth || (depth == best_depth && nodes < best_nodes))

@@ -45,6 +45,9 @@ int canopy_fm_torus_check(const struct canopy_fm_torus *t, char *err, size_t err
 unsigned canopy_fm_nodes(const struct canopy_fm_torus *t);
 /* Coordinates of node n (X first; unused dimensions 0). */
 void canopy_fm_coords(const struct canopy_fm_torus *t, unsigned node, unsigned coords[CANOPY_MAX_DIMS]);
+/* Hops between nodes a and b: the shorter way round every ring (a tree's depth of a node is
+ * its distance from the root, since trees follow shortest paths). */
+unsigned canopy_fm_distance(const struct canopy_fm_torus *t, unsigned a, unsigned b);
 /* "node 5 (2,1)": index and coordinates (ndims of them), into buf. */
 void canopy_fm_node_str(const struct canopy_fm_torus *t, unsigned node, char *buf, size_t len);
 /* The node reached from `node` through router port `port` (2d: +1 in dimension d,

@@ -64,6 +64,18 @@ void canopy_fm_coords(const struct canopy_fm_torus *t, unsigned node, unsigned c
     }
 }
 
+unsigned canopy_fm_distance(const struct canopy_fm_torus *t, unsigned a, unsigned b)
+{
+    unsigned ca[CANOPY_MAX_DIMS], cb[CANOPY_MAX_DIMS], hops = 0;
+    canopy_fm_coords(t, a, ca);
+    canopy_fm_coords(t, b, cb);
+    for (unsigned d = 0; d < CANOPY_MAX_DIMS; ++d) {
+        unsigned k = dim_size(t, d), dx = k ? (ca[d] + k - cb[d]) % k : 0;
+        hops += dx < k - dx ? dx : k - dx;
+    }
+    return hops;
+}
+
 static unsigned node_of(const struct canopy_fm_torus *t, const unsigned coords[CANOPY_MAX_DIMS])
 {
     unsigned n = 0;

@@ -57,6 +57,7 @@ static int parse_torus(const char *s, struct canopy_fm_torus *t)
     return canopy_fm_torus_check(t, NULL, 0) == CANOPY_OK ? 0 : -1;
 }
 
+/* The test's own torus distance, kept independent of canopy_fm_distance: it is the oracle. */
 static unsigned distance(const struct canopy_fm_torus *t, unsigned a, unsigned b)
 {
     unsigned ca[CANOPY_MAX_DIMS], cb[CANOPY_MAX_DIMS], hops = 0;
