@@ -570,15 +570,6 @@ def amo_docs(recs):
     return L
 
 
-# Hand-written notes rendered under a table's heading, (section, torus) -> lines (each
-# followed by a blank line): what the records alone do not say. Remove a note when the
-# records it qualifies are measured again.
-NOTES = {
-    ("bcast", "4x4x4"): ["(The 4x4x4 broadcast, reduce and OpenSHMEM records below were measured before the collective",
-                         "unit was rebuilt for the FPGA; the 3x3 tables are of the current unit.)", ""],
-}
-
-
 def bcast_docs(recs):
     """Per torus: cycles per size and implementation, and the hardware's speedup."""
     L = []
@@ -588,7 +579,7 @@ def bcast_docs(recs):
         cyc = {(r["impl"], r["bytes"]): r["cycles"] for r in rs}
         sw = [i for i in impls if i != "hw"]
         L += ["", f"### Broadcast through libcanopy (`make bench`, co-simulation, {torus}, {rs[0]['nodes']} nodes, "
-              f"root {rs[0]['root']})", ""] + NOTES.get(("bcast", torus), []) + [
+              f"root {rs[0]['root']})", ""] + [
               "From a barrier to the last node holding every byte, in cycles (median of the repetitions); "
               "software broadcasts are puts with flag words (driver/examples/bcast_bench.c). "
               "Speedup = the best software time / hw.", "",
