@@ -32,15 +32,17 @@
 
 #include "verilated.h"
 
+extern "C" {
+#include "canopy_packet.h"  // CANOPY_MAX_DIMS, CANOPY_COORD_BITS: the header's coordinate layout
+}
+
 namespace canopy {
 
-constexpr unsigned kTileMaxDims = 4;
-constexpr unsigned kTileCoordBits = 4;  // canopy_pkg::CoordBits
 
 template <class Tile>
 class TorusTiles {
 public:
-    TorusTiles(VerilatedContext *ctx, unsigned ndims, const std::array<unsigned, kTileMaxDims> &size)
+    TorusTiles(VerilatedContext *ctx, unsigned ndims, const std::array<unsigned, CANOPY_MAX_DIMS> &size)
         : ndims_(ndims), size_(size) {
         unsigned nodes = 1;
         for (unsigned s : size_) nodes *= s;
@@ -49,7 +51,7 @@ public:
             Tile &t = *tiles_.back();
             t.my_coord_i = packed_coords(n);
             t.torus_size_i = packed_size();
-            std::array<unsigned, 2 * kTileMaxDims> peers{};
+            std::array<unsigned, 2 * CANOPY_MAX_DIMS> peers{};
             for (unsigned p = 0; p < 2 * ndims_; ++p) peers[p] = neighbour(n, p / 2, p % 2 == 0);
             peer_.push_back(peers);
         }
@@ -140,9 +142,9 @@ private:
 #endif
     }
 
-    std::array<unsigned, kTileMaxDims> coords(unsigned node) const {
-        std::array<unsigned, kTileMaxDims> c{};
-        for (unsigned d = 0; d < kTileMaxDims; ++d) c[d] = node % size_[d], node /= size_[d];
+    std::array<unsigned, CANOPY_MAX_DIMS> coords(unsigned node) const {
+        std::array<unsigned, CANOPY_MAX_DIMS> c{};
+        for (unsigned d = 0; d < CANOPY_MAX_DIMS; ++d) c[d] = node % size_[d], node /= size_[d];
         return c;
     }
 
@@ -159,19 +161,19 @@ private:
     uint32_t packed_coords(unsigned node) const {
         auto c = coords(node);
         uint32_t v = 0;
-        for (unsigned d = 0; d < kTileMaxDims; ++d) v |= uint32_t{c[d]} << (kTileCoordBits * d);
+        for (unsigned d = 0; d < CANOPY_MAX_DIMS; ++d) v |= uint32_t{c[d]} << (CANOPY_COORD_BITS * d);
         return v;
     }
     uint32_t packed_size() const {
         uint32_t v = 0;
-        for (unsigned d = 0; d < kTileMaxDims; ++d) v |= uint32_t{size_[d]} << ((kTileCoordBits + 1) * d);
+        for (unsigned d = 0; d < CANOPY_MAX_DIMS; ++d) v |= uint32_t{size_[d]} << ((CANOPY_COORD_BITS + 1) * d);
         return v;
     }
 
     unsigned ndims_;
-    std::array<unsigned, kTileMaxDims> size_;
+    std::array<unsigned, CANOPY_MAX_DIMS> size_;
     std::vector<std::unique_ptr<Tile>> tiles_;
-    std::vector<std::array<unsigned, 2 * kTileMaxDims>> peer_;
+    std::vector<std::array<unsigned, 2 * CANOPY_MAX_DIMS>> peer_;
 
     std::vector<std::thread> workers_;
     std::atomic<uint64_t> edge_{0};      // bumped to start an edge (or to stop)

@@ -50,7 +50,6 @@ namespace {
 using canopy::PcieHost;
 using canopy::PcieTiming;
 using canopy::TorusTiles;
-using canopy::kTileMaxDims;
 
 struct Options {
     uint64_t max_cycles = 200'000'000;
@@ -171,7 +170,7 @@ public:
         : o_(o), mem_(CANOPY_NODES, o.arena_mb << 20), ctx_(std::make_unique<VerilatedContext>()) {
         ctx_->fatalOnError(false);  // an assertion ends the run through gotError(), reported below
         tiles_ = std::make_unique<TorusTiles<Vcanopy_node_tile>>(ctx_.get(), CANOPY_NDIMS,
-            std::array<unsigned, kTileMaxDims>{CANOPY_SIZE_X, CANOPY_SIZE_Y, CANOPY_SIZE_Z, CANOPY_SIZE_W});
+            std::array<unsigned, CANOPY_MAX_DIMS>{CANOPY_SIZE_X, CANOPY_SIZE_Y, CANOPY_SIZE_Z, CANOPY_SIZE_W});
         const double ns_per_cycle = 1000.0 / o.clock_mhz;
         auto cyc = [&](double ns) { return static_cast<unsigned>(ns / ns_per_cycle + 0.5); };
         PcieTiming t{cyc(o.mmio_write_ns), cyc(o.mmio_read_ns), cyc(o.dma_write_ns), std::max(1u, cyc(o.bridge_ns)),
