@@ -70,7 +70,7 @@ sim: $(call sim_bin,$(TORUS))
 #   make cosim TORUS=3x3   builds build/cosim/<config>/canopy-cosim (whole nodes + PCIe model)
 COSIM_SV_TOP   := sim/canopy_tile_links.sv sim/canopy_node_tile.sv
 COSIM_CXX_SRCS := sim/cosim/cosim_main.cpp sim/cosim/pcie_host.cpp
-COSIM_HDRS     := sim/cosim/pcie_host.hpp sim/vl_bits.hpp sim/torus_tiles.hpp driver/include/canopy_packet.h sim/include/canopy_cosim.h driver/include/canopy.h
+COSIM_HDRS     := sim/cosim/pcie_host.hpp sim/torus_tiles.hpp driver/include/canopy_packet.h sim/include/canopy_cosim.h driver/include/canopy.h
 cosim_dir       = build/cosim/$(call sim_config,$(1))
 cosim_bin       = $(call cosim_dir,$(1))/canopy-cosim
 # The node's per-source tables (ACK, get) hold 256 nodes, as synthesized; a larger torus

@@ -1,9 +1,9 @@
 // vl_bits.hpp: read and write bit fields of Verilated ports.
 //
 // Verilator maps a packed port to CData/SData/IData/QData (<= 64 bits) or VlWide<N>
-// (32-bit words). Harness code indexes per-node arrays of ports by bit position; these
-// helpers do that for either representation, so the harness never depends on how wide a
-// particular fabric's ports happen to be.
+// (32-bit words). The router fabric's harness reads and writes a flit's 64-bit words by bit
+// position; these helpers do that for either representation, so the harness never depends on
+// how wide a particular build's flits happen to be.
 #pragma once
 
 #include <cstdint>
