@@ -785,8 +785,24 @@ def merge(new):
     key = lambda r: (r["bench"], r["topology"], r.get("module", r.get("top")))
     ran = {key(r) for r in new}
     whole = {r["bench"] for r in new if r["bench"] in WHOLESALE}
-    return [{k: v for k, v in r.items() if k not in UNPUBLISHED_FIELDS}
-            for r in [r for r in old if key(r) not in ran and r["bench"] not in whole] + new]
+    merged = [{k: v for k, v in r.items() if k not in UNPUBLISHED_FIELDS}
+              for r in [r for r in old if key(r) not in ran and r["bench"] not in whole] + new]
+    attach_build_times(merged)
+    return merged
+
+
+def attach_build_times(records):
+    """Each sim-speed record also says how long the co-simulator of its torus takes to
+    build from clean (compile_s, from the sim-build record of that torus): the speed of a
+    simulator and the wait before it can run are read together."""
+    builds = {r["topology"]: r["compile_s"] for r in records
+              if r["bench"] == "sim-build" and r.get("top") == "canopy-cosim"}
+    for r in records:
+        if r["bench"] == "sim-speed":
+            r.pop("compile_s", None)
+            if r["topology"] in builds:
+                r["compile_s"] = builds[r["topology"]]
+                r["compile_top"] = "canopy-cosim"
 
 
 def main():
