@@ -164,6 +164,9 @@ def declare():
         t.append(Test(f"stress-4x4-uniform-seed{seed}",
                       f"{fabric('4x4')} uniform --flits 1000000 --seed {seed}",
                       [fabric_make("4x4")], timeout=1800, stress=True))
+    t.append(Test("stress-3x3-pgo-identical", "tests/sim/pgo_identical.sh 3x3",
+                  [fabric_make("3x3"), f"build/sim/3x3-L1-pgo/canopy-fabric TORUS=3x3 LINK_LATENCY=1"],
+                  timeout=1800, stress=True))
     t.append(Test("stress-4x4x4-uniform", f"{fabric('4x4x4')} uniform --flits 1000000",
                   [fabric_make("4x4x4")], timeout=3600, stress=True))
     t.append(Test("stress-4x4x4-hotspot", f"{fabric('4x4x4')} hotspot --flits 500000",
