@@ -28,7 +28,11 @@
 // Layout, no multiplier and no adder: words 0..31 of a slot (its header and the first 30
 // payload words) in one RAM at {slot, w[4:0]}, words 32 and 33 in a second, small one at
 // {slot, w[0]}; a read port reads both and keeps the one its address's top bit names.
-// One pair of simple dual-port RAMs per read port (block RAM).
+// One pair of simple dual-port RAMs per read port (block RAM). A lane reads only words
+// already written (a slot is released only after every lane has sent it, and a word is
+// read the cycle after its write at the earliest), so the word a same-cycle write and read
+// of one address would return is never used: the RAMs have no collision logic
+// (canopy_sdp_ram CollisionOld = 0; in simulation such a read returns corrupted data).
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -93,7 +97,7 @@ module canopy_coll_wmem #(
     wire logic [AddrW-1:0] raddr = c == 0 ? rd0_addr_i : rd1_addr_i;
     logic [63:0] lo_data, hi_data;
     logic        hi_q;
-    canopy_sdp_ram #(.Width(64), .Depth(NumSlots * 32)) u_lo (
+    canopy_sdp_ram #(.Width(64), .Depth(NumSlots * 32), .CollisionOld(1'b0)) u_lo (
       .clk_i,
       .we_i    (wr_store && !wr_idx_i[5]),
       .waddr_i ({wr_slot_i, wr_idx_i[4:0]}),
@@ -102,7 +106,7 @@ module canopy_coll_wmem #(
       .raddr_i (raddr[SlotW+4:0]),
       .rdata_o (lo_data)
     );
-    canopy_sdp_ram #(.Width(64), .Depth(NumSlots * 2)) u_hi (
+    canopy_sdp_ram #(.Width(64), .Depth(NumSlots * 2), .CollisionOld(1'b0)) u_hi (
       .clk_i,
       .we_i    (wr_store && wr_idx_i[5]),
       .waddr_i ({wr_slot_i, wr_idx_i[0]}),

@@ -555,7 +555,10 @@ module canopy_reduce_engine #(
   logic             s_busy_q, s_load_q;
   wire logic rq_push = tail_q[5] && sg_out[RqEntW];
   wire logic rq_pop  = !s_busy_q && !s_load_q && rq_wr_q != rq_rd_q;
-  canopy_sdp_ram #(.Width(RqEntW), .Depth(NumRed)) u_ready (
+  // A ring of NumRed entries (one per reduce, so it cannot overflow): a pop reads an entry
+  // pushed earlier, never the slot being pushed (a_ready_collision), so the RAM needs no
+  // collision logic.
+  canopy_sdp_ram #(.Width(RqEntW), .Depth(NumRed), .CollisionOld(1'b0)) u_ready (
     .clk_i,
     .we_i    (rq_push),
     .waddr_i (rq_wr_q[RqW-1:0]),
@@ -573,6 +576,8 @@ module canopy_reduce_engine #(
       if (rq_pop)  rq_rd_q <= rq_rd_q + 1'b1;
     end
   end
+  `CANOPY_ASSERT(a_ready_collision, !(rq_pop && rq_push && rq_rd_q[RqW-1:0] == rq_wr_q[RqW-1:0]),
+                 "the ready queue read the slot being written")
 
   // ---------------------------------------------------------------- the sender
   // Sends the ready queue's oldest reduce: header words 0 and 1, then its payload read from

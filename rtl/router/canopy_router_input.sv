@@ -425,7 +425,10 @@ module canopy_router_input #(
 
   // The data RAM: written as flits arrive; read every cycle at S's slot, so the flit is there
   // the next cycle, when the crossbar takes it if it won. The read address is registers.
-  canopy_sdp_ram #(.Width(FlitWidth), .Depth(NumVcs * BufDepth)) u_data (
+  // A flit is written into a free slot and S's slot holds a flit (a_no_collision), so the
+  // word a same-cycle write and read of one slot would return is never used: the RAM has
+  // no collision logic (CollisionOld = 0) on the path into the crossbar.
+  canopy_sdp_ram #(.Width(FlitWidth), .Depth(NumVcs * BufDepth), .CollisionOld(1'b0)) u_data (
     .clk_i,
     .we_i    (a_valid),
     .waddr_i ({a_vc, buf_wr[a_vc]}),
@@ -598,6 +601,8 @@ module canopy_router_input #(
     `CANOPY_ASSERT(a_commit_head, !(pop[v] && !drain_pop[v]) || p_ptr_q[PtrW-1:0] == buf_rd[v],
                    "committed a flit that is not its VC's head")
   end
+  `CANOPY_ASSERT(a_no_collision, !(s_req && a_valid && a_vc == s_vc_q && buf_wr[a_vc] == s_ptr_q[PtrW-1:0]),
+                 "a flit was written into the slot of the staged request")
   `CANOPY_ASSERT(a_won_requested, !won_i || s_tgt_q != '0, "won without a request")
   `CANOPY_ASSERT(a_won_eligible, !won_i || elig_i, "won while not eligible")
   `CANOPY_ASSERT(a_tgt_request, (s_tgt_q != '0) == s_req, "request vector disagrees with the staged flit")
