@@ -426,7 +426,9 @@ module canopy_reduce_engine #(
   logic [63:0]       wb_d_q, fw_d_q;
 
   wire logic [AccW-1:0] rd_addr = {vd_pslot_q, f2_i_q};
-  canopy_sdp_ram #(.Width(64), .Depth(PoolSlots * WordsPerId)) u_acc (
+  // A read of the word written back in the same cycle takes the written word instead (fw_q
+  // below), so the RAM's word is never used then: no collision logic (CollisionOld = 0).
+  canopy_sdp_ram #(.Width(64), .Depth(PoolSlots * WordsPerId), .CollisionOld(1'b0)) u_acc (
     .clk_i,
     .we_i    (wb_v_q),
     .waddr_i (wb_addr_q),
@@ -664,7 +666,10 @@ module canopy_reduce_engine #(
   end
 
   logic [63:0] out_rdata;
-  canopy_sdp_ram #(.Width(64), .Depth(PoolSlots * WordsPerId)) u_acc_out (
+  // The sender reads a payload word only once it has been written back (a completed
+  // reduce's words all are; one started early waits for each, s_written), so a word it
+  // issues is never the one being written (a_out_collision): no collision logic.
+  canopy_sdp_ram #(.Width(64), .Depth(PoolSlots * WordsPerId), .CollisionOld(1'b0)) u_acc_out (
     .clk_i,
     .we_i    (wb_v_q),
     .waddr_i (wb_addr_q),
@@ -751,6 +756,9 @@ module canopy_reduce_engine #(
   `CANOPY_ASSERT(a_stage_tail, !tail_q[5] || sg_valid, "a packet's tail without its verdict")
   `CANOPY_ASSERT(a_ready_room, !rq_push || (rq_wr_q - rq_rd_q) < (RqW + 1)'(NumRed),
                  "more completed reduces waiting than (tree, id) pairs")
+  `CANOPY_ASSERT(a_out_collision, !(s_issue && s_ph_q == 2'd2 && wb_v_q
+                                    && wb_addr_q == {s_ent_q.pslot, s_idx_q[WordW-1:0]}),
+                 "the sender issued the accumulator word being written back")
   `CANOPY_ASSERT(a_send_pay, !(s_busy_q && s_ent_q.pay) || s_words != '0, "a payload of no words")
   `CANOPY_ASSERT(a_early_idle, !s_early_start || !(s_busy_q || s_load_q || rq_pop),
                  "a reduce started early while the sender is busy")

@@ -39,9 +39,10 @@ module canopy_credit_counter #(
   logic            nonzero_q, ready_q;
   logic            one_d, two_d;
 
-  assign count_d     = count_q - CntW'(consume_i) + CntW'(return_i);
+  // One adder: the count moves by -1, 0 or +1 (a consume and a return in one cycle cancel).
+  assign count_d     = count_q + ((consume_i && !return_i) ? '1 : CntW'(return_i && !consume_i));
   assign one_d       = count_d != '0;
-  assign two_d       = {1'b0, count_d} >= (CntW + 1)'(2);  // one bit wider: Credits may be 1
+  assign two_d       = (count_d >> 1) != '0;   // >= 2, without a comparator's carry chain
   assign available_o = nonzero_q;
   assign ready_o     = ready_q;
 

@@ -228,7 +228,10 @@ module canopy_get_server #(
 
   assign m_axi_rready_o = 1'b1;
 
-  canopy_sdp_ram #(.Width(64), .Depth(BufWords)) u_buf (
+  // A read takes a word that has arrived (a_read_arrived) and a write fills a free one (the
+  // space is reserved before the read request goes out), so they never share a slot
+  // (a_buf_collision): no collision logic in the RAM.
+  canopy_sdp_ram #(.Width(64), .Depth(BufWords), .CollisionOld(1'b0)) u_buf (
     .clk_i,
     .we_i    (m_axi_rvalid_i),
     .waddr_i (wr_ptr_q[BPtrW-1:0]),
@@ -409,6 +412,8 @@ module canopy_get_server #(
   `CANOPY_ASSERT(a_out_room, !fo_push || fo_ready, "get response FIFO overflow")
   `CANOPY_ASSERT(a_one_push, !(hdr_push && s2_valid_q && s2_emit_q), "header and payload pushed at once")
   `CANOPY_ASSERT(a_read_arrived, !buf_re || avail != '0, "read a buffer word that has not arrived")
+  `CANOPY_ASSERT(a_buf_collision, !(buf_re && m_axi_rvalid_i && wr_ptr_q[BPtrW-1:0] == rd_ptr_q[BPtrW-1:0]),
+                 "a read-data word arrived into the buffer slot being read")
 endmodule
 
 `default_nettype wire

@@ -120,7 +120,9 @@ module canopy_get_table #(
   // Refill the head register as it empties (the word read lands the next cycle).
   assign ram_re       = used != '0 && !rd_inflight_q && (!head_valid_q || head_take_i);
 
-  canopy_sdp_ram #(.Width(EntryW), .Depth(Depth)) u_ram (
+  // A read takes an entry pushed earlier (used != 0) and a write fills a free one, so they
+  // never share a slot (a_room): no collision logic in the RAM.
+  canopy_sdp_ram #(.Width(EntryW), .Depth(Depth), .CollisionOld(1'b0)) u_ram (
     .clk_i,
     .we_i    (ram_we),
     .waddr_i (wr_ptr_q[PtrW-1:0]),
