@@ -242,7 +242,8 @@ module canopy_coll_send_sched #(
     logic            pop_tail;
     logic [SlotW:0]  taken;     // {slot, last} of the flit granted last cycle
     logic [BufW-1:0] offered;
-    canopy_grant_fifo #(.Width(BufW), .Depth(BufDepth), .TagW(SlotW + 1)) u_buf (
+    canopy_grant_fifo #(.Width(BufW), .Depth(BufDepth), .TagW(SlotW + 1),
+                        .SideLsb(FlitWidth), .SideW(1)) u_buf (
       .clk_i,
       .rst_i,
       .push_i      (t2_q[l]),
@@ -251,11 +252,11 @@ module canopy_coll_send_sched #(
       .out_data_o  (offered),
       .grant_i     (lane_grant_i[l]),
       .taken_o     (pop),
-      .taken_tag_o (taken)
+      .taken_tag_o (taken),
+      .out_side_o  (lane_last_o[l])       // the framing the allocator passes on, from registers
     );
     assign lane_flit_o[l] = offered[FlitWidth-1:0];
-    assign lane_last_o[l] = offered[FlitWidth];
-    wire logic unused_offered_slot = ^offered[FlitWidth+1 +: SlotW];
+    wire logic unused_offered = ^offered[FlitWidth +: SlotW + 1];
     assign pop_tail = pop && taken[0];
 
     always_ff @(posedge clk_i) begin

@@ -713,7 +713,10 @@ module canopy_reduce_engine #(
   logic            o_valid, o_pop;
   logic [OutW-1:0] o_shown;
   logic            unused_taken;
-  canopy_grant_fifo #(.Width(OutW), .Depth(OutBufDepth), .TagW(1)) u_out (
+  // {result, port, last}, what the up lane's request is made of, from registers (the
+  // queue's side field), so the allocator's request does not start at a RAM read.
+  logic [PortW+1:0] o_side;
+  canopy_grant_fifo #(.Width(OutW), .Depth(OutBufDepth), .TagW(1), .SideLsb(64), .SideW(PortW + 2)) u_out (
     .clk_i,
     .rst_i,
     .push_i      (o_push_q),
@@ -722,16 +725,18 @@ module canopy_reduce_engine #(
     .out_data_o  (o_shown),
     .grant_i     (up_grant_i || res_ready_i),
     .taken_o     (o_pop),
-    .taken_tag_o (unused_taken)
+    .taken_tag_o (unused_taken),
+    .out_side_o  (o_side)
   );
-  wire logic o_res = o_shown[64 + 1 + PortW];
+  wire logic o_res = o_side[PortW + 1];
   assign up_valid_o  = o_valid && !o_res;
   assign up_flit_o   = o_shown[63:0];
-  assign up_last_o   = o_shown[64];
-  assign up_port_o   = o_shown[65 +: PortW];
+  assign up_last_o   = o_side[0];
+  assign up_port_o   = o_side[1 +: PortW];
   assign res_valid_o = o_valid && o_res;
   assign res_flit_o  = o_shown[63:0];
-  assign res_last_o  = o_shown[64];
+  assign res_last_o  = o_side[0];
+  wire logic unused_shown_side = ^o_shown[64 +: PortW + 2];  // taken from o_side
   assign res_lanes_o = o_shown[OutW-1 -: NumLanes];
 
   // ---------------------------------------------------------------- reservations

@@ -10,6 +10,10 @@
 //     offered this cycle; only while out_valid_o.
 //   - taken_o / taken_tag_o: a word was granted in the cycle before (registered), and the
 //     top TagW bits of that word, for the owner's accounting (a tail sent, a slot freed).
+//   - out_side_o: bits [SideLsb +: SideW] of the word offered (equal to them in
+//     out_data_o), but from registers through one 2:1 mux, not through the RAM read: for
+//     the fields a switch allocator decides on (a lane's target port), whose requests must
+//     start as close to a register as they can.
 //   - Timing: the grant is only registered (taken_o), never used further in its cycle;
 //     the cycle after a grant the next word is offered, or, with none held, the word
 //     pushed in that cycle at once (the one bypass); a word pushed into an otherwise empty
@@ -26,6 +30,8 @@ module canopy_grant_fifo #(
   parameter int unsigned Width = 64,  /// bits per word
   parameter int unsigned Depth = 16,  /// words held, a power of two >= 2
   parameter int unsigned TagW  = 1,   /// top bits of a granted word reported on taken_tag_o
+  parameter int unsigned SideLsb = 0, /// lowest bit of the field out_side_o shows
+  parameter int unsigned SideW   = 1, /// its width
   localparam int unsigned PtrW = $clog2(Depth)
 ) (
   input  wire logic             clk_i,
@@ -36,11 +42,14 @@ module canopy_grant_fifo #(
   output logic      [Width-1:0] out_data_o,
   input  wire logic             grant_i,
   output logic                  taken_o,
-  output logic      [TagW-1:0]  taken_tag_o
+  output logic      [TagW-1:0]  taken_tag_o,
+  output logic      [SideW-1:0] out_side_o
 );
   `CANOPY_STATIC_ASSERT(gen_depth_check, Depth >= 2 && (Depth & (Depth - 1)) == 0,
                         "Depth must be a power of two >= 2")
   `CANOPY_STATIC_ASSERT(gen_tag_check, TagW >= 1 && TagW <= Width, "TagW must be 1..Width")
+  `CANOPY_STATIC_ASSERT(gen_side_check, SideW >= 1 && SideLsb + SideW <= Width,
+                        "the side field must lie within the word")
 
   logic [Width-1:0] mem_q [Depth];
   logic [PtrW-1:0]  wp_q, rp_q, rp1_q;   // rp1_q = rp_q + 1, kept as a register
@@ -63,6 +72,19 @@ module canopy_grant_fifo #(
 
   assign out_valid_o = (held_q && !drained) || (pop && push_i);
   assign out_data_o  = drained ? push_data_i : mem_q[pop ? rp1_q : rp_q];
+
+  // The side field of the words at rp_q and rp1_q, registered: read a cycle early at the
+  // pointers' next values (the word written this cycle forwarded), so the offer's side
+  // field is a mux of registers (and of push_data_i for the bypass).
+  logic [SideW-1:0] side_rp_q, side_rp1_q;
+  wire logic [PtrW-1:0] rp_n  = pop ? rp1_q : rp_q;
+  wire logic [PtrW-1:0] rp1_n = pop ? rp1_q + 1'b1 : rp1_q;
+  wire logic [SideW-1:0] push_side = push_data_i[SideLsb +: SideW];
+  always_ff @(posedge clk_i) begin
+    side_rp_q  <= push_i && wp_q == rp_n  ? push_side : mem_q[rp_n][SideLsb +: SideW];
+    side_rp1_q <= push_i && wp_q == rp1_n ? push_side : mem_q[rp1_n][SideLsb +: SideW];
+  end
+  assign out_side_o = drained ? push_side : (pop ? side_rp1_q : side_rp_q);
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -90,6 +112,8 @@ module canopy_grant_fifo #(
   `CANOPY_ASSERT(a_grant_offered, !grant_i || out_valid_o, "granted with nothing offered")
   `CANOPY_ASSERT(a_pop_held, !pop || cnt_q != '0, "a word taken that the queue did not hold")
   `CANOPY_ASSERT(a_room, !push_i || left < (PtrW + 1)'(Depth), "push into a full queue")
+  `CANOPY_ASSERT(a_side, !out_valid_o || out_side_o == out_data_o[SideLsb +: SideW],
+                 "the registered side field differs from the word offered")
   `CANOPY_ASSERT(a_flags, held_q == (cnt_q != '0) && one_q == (cnt_q == (PtrW + 1)'(1)),
                  "the count's flags out of step with it")
   `CANOPY_ASSERT(a_rp1, rp1_q == rp_q + 1'b1, "read pointers out of step")

@@ -11,8 +11,8 @@
 // phases of different mixes. Every cycle, before the edge: out_valid_o is "a word held
 // that was not granted last cycle, or, the cycle after a grant that left none, a word
 // pushed now", out_data_o the oldest such word; taken_o / taken_tag_o report last cycle's
-// grant and the top 8 bits of its word; and no output moves when grant_i flips within the
-// cycle. Under back-to-back grants and pushes a word leaves every cycle. Fails unless the
+// grant and the top 8 bits of its word, out_side_o bits 7..3 of the word offered; and no
+// output moves when grant_i flips within the cycle. Under back-to-back grants and pushes a word leaves every cycle. Fails unless the
 // queue was seen full, empty, streaming and bypassing many times.
 #include <deque>
 
@@ -83,9 +83,10 @@ class GrantFifoTest {
         tb_.eval();
         const bool v0 = tb_.out_valid_o;
         const uint64_t d0 = tb_.out_data_o;
+        const unsigned s0 = tb_.out_side_o;
         tb_.grant_i = grant;
         tb_.eval();
-        if (tb_.out_valid_o != v0 || (v0 && tb_.out_data_o != d0))
+        if (tb_.out_valid_o != v0 || (v0 && (tb_.out_data_o != d0 || tb_.out_side_o != s0)))
             t_.fail("cycle %llu: an output follows grant_i in the same cycle", now());
 
         if (bool(tb_.taken_o) != granted_) t_.fail("cycle %llu: taken_o %d, expected %d", now(), tb_.taken_o, granted_);
@@ -97,6 +98,9 @@ class GrantFifoTest {
         if (offered && tb_.out_data_o != front)
             t_.fail("cycle %llu: out_data_o %016llx, expected %016llx", now(),
                     (unsigned long long)tb_.out_data_o, (unsigned long long)front);
+        if (offered && tb_.out_side_o != ((front >> 3) & 0x1f))
+            t_.fail("cycle %llu: out_side_o %02x, expected %02llx (bits 7..3 of the word offered)", now(),
+                    tb_.out_side_o, (unsigned long long)((front >> 3) & 0x1f));
         full_ += n == kDepth;
         empty_ += n == 0;
         stream_ += push && grant && granted_;
