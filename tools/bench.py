@@ -373,7 +373,8 @@ def model_docs(recs, fit):
     L = ["", "### Cost model (`tools/cost_model.py`, fitted to the records above)", "",
          f"Predicted against measured for every broadcast, reduce, allreduce, barrier, broadcast hop-latency "
          f"and put record above: **{ok} of {n} points ({100 * ok / n:.0f}%) within 10%** of the measurement. One set "
-         "of parameters, fitted by least squares on the relative error over all the points; `h_link` is the router "
+         "of parameters, fitted by least squares on the relative error over all the points (robust: a point more "
+         "than 10% off weighs less, so one the model does not explain cannot drag the others); `h_link` is the router "
          "fabric's measured hop latency, not fitted. The model's form and where it fails are under \"Reading the "
          "numbers\" below.", "",
          "| parameter | value | unit | stands for |", "|---|---|---|---|"]

@@ -27,7 +27,8 @@ says which) are fitted all the same, so they pull on the parameters.
 Contract.
 - fit(records) -> (params, points): the free parameters fitted to every measured point of
   the records (bench bcast, reduce, allreduce, barrier, bcast-hop-latency, put; op sum,
-  dtype i64), one global set by least squares on the relative error, never one per point.
+  dtype i64), one global set by least squares on the relative error (Huber-weighted beyond
+  HUBER), never one per point.
   The router fabric's cycles per hop comes from the hop-latency records and is not fitted.
 - predict(params, bench, impl, topology, nbytes) -> cycles, for a torus of 1 to 4
   dimensions of sizes 1..16 (topology "16x16x16x4") and any message size.
@@ -521,19 +522,29 @@ def solve(rows, rhs):
     return [a[i][n] / a[i][i] / scale[i] for i in range(n)]
 
 
+# The fit is robust (Huber weights on the relative error): a point within HUBER of its
+# prediction counts fully, one further off with weight HUBER/|error|, so a point the model
+# does not explain (a measurement effect it leaves out) cannot drag every other prediction
+# away from the points it does explain.
+HUBER = 0.10
+
+
 def fit_once(points, params):
     """One weighted least-squares step: every point's critical path at the current
-    parameters, then the free parameters that minimise the sum of squared relative errors.
-    A parameter the fit would drive negative (unphysical) is held at 0 and the rest refitted;
-    one no point depends on (records without hardware runs, say) keeps its value."""
+    parameters, then the free parameters that minimise the sum of weighted squared relative
+    errors (weights from each point's error at the current parameters, HUBER). A parameter
+    the fit would drive negative (unphysical) is held at 0 and the rest refitted; one no
+    point depends on (records without hardware runs, say) keeps its value."""
     k = Costs(params, linear=True)
     lins = [(time_of(k, torus(r["topology"]), r["bench"], r.get("impl", "hw"), r.get("bytes", 0)), m)
             for r, m in points]
+    errs = [abs(lin.v - m) / m for lin, m in lins]   # lin.v: the prediction at params
+    weights = [1.0 if e <= HUBER else math.sqrt(HUBER / e) for e in errs]
     used = [n for n in FREE if any(lin.c[INDEX[n]] for lin, _ in lins)]
     free = list(used)
     while True:
-        rows = [[lin.c[INDEX[n]] / m for n in free] for lin, m in lins]
-        rhs = [(m - sum(lin.c[INDEX[n]] * params[n] for n in NOT_FITTED)) / m for lin, m in lins]
+        rows = [[w * lin.c[INDEX[n]] / m for n in free] for w, (lin, m) in zip(weights, lins)]
+        rhs = [w * (m - sum(lin.c[INDEX[n]] * params[n] for n in NOT_FITTED)) / m for w, (lin, m) in zip(weights, lins)]
         sol = dict(zip(free, solve(rows, rhs)))
         neg = [n for n in free if sol[n] < 0]
         if not neg:
@@ -642,7 +653,7 @@ def main():
         records = json.load(f)
     params, _ = fit(records)
     recs = model_records(records, params)
-    print("fitted parameters (least squares on the relative error over every measured point):")
+    print("fitted parameters (robust least squares on the relative error over every measured point):")
     print("\n".join("  " + line for line in describe(params)))
     ok, n = within(recs)
     print(f"\n{ok} of {n} measured points within 10% ({100 * ok / n:.0f}%)")
