@@ -1,7 +1,7 @@
 // canopy_unit_grant_fifo_tb.sv: test top for the canopy_grant_fifo unit test (driven by
 // grant_fifo_test.cpp): one canopy_grant_fifo of 64-bit words, 4 deep (small, so that the
-// test fills it often), reporting the top 8 bits of a granted word and showing bits 7..3 of the offered one from
-// its registers (the side field); its ports brought out.
+// test fills it often), reporting the top 8 bits of a granted word and showing bits 7..3
+// of the offered one from its registers (the side field); its ports brought out.
 `default_nettype none
 
 module canopy_unit_grant_fifo_tb (

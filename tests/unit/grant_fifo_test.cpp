@@ -12,8 +12,9 @@
 // that was not granted last cycle, or, the cycle after a grant that left none, a word
 // pushed now", out_data_o the oldest such word; taken_o / taken_tag_o report last cycle's
 // grant and the top 8 bits of its word, out_side_o bits 7..3 of the word offered; and no
-// output moves when grant_i flips within the cycle. Under back-to-back grants and pushes a word leaves every cycle. Fails unless the
-// queue was seen full, empty, streaming and bypassing many times.
+// output moves when grant_i flips within the cycle. Under back-to-back grants and pushes a
+// word leaves every cycle. Fails unless the queue was seen full, empty, streaming and
+// bypassing many times.
 #include <deque>
 
 #include "Vtb.h"
