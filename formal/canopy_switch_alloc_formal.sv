@@ -85,7 +85,7 @@ module canopy_switch_alloc_formal #(
   logic                          up_grant;
 
   for (genvar o = 0; o < NumOut; o++) begin : gen_out_state
-    canopy_output_vc_state #(.NumVcs(NumVcs), .Credits(Credits)) u_state (
+    canopy_output_vc_state #(.NumVcs(NumVcs), .Credits(Credits), .CollCredits(Credits)) u_state (
       .clk_i,
       .rst_i,
       .grant_i      (grant_oh[o]),

@@ -22,6 +22,7 @@ module canopy_router_tile #(
   parameter int unsigned FlitWidth     = 64,
   parameter int unsigned NumVcs        = 4,
   parameter int unsigned LinkBufDepth  = 64,
+  parameter int unsigned CollBufDepth  = 32,
   parameter int unsigned LocalBufDepth = 32,
   parameter int unsigned EjectCredits  = 16,
   localparam int unsigned NumLinks = 2 * NumDims,
@@ -83,6 +84,7 @@ module canopy_router_tile #(
     .NumVcs        (NumVcs),
     .FlitWidth     (FlitWidth),
     .LinkBufDepth  (LinkBufDepth),
+    .CollBufDepth  (CollBufDepth),
     .LocalBufDepth (LocalBufDepth),
     .EjectCredits  (EjectCredits)
   ) u_router (

@@ -26,6 +26,7 @@ WAVES        ?= 0
 FLIT_BITS    ?= 64
 NUM_VCS      ?= 4
 LINK_BUF     ?= 64
+COLL_BUF     ?= 32
 LOCAL_BUF    ?= 32
 EJECT_BUF    ?= 16
 
@@ -40,7 +41,7 @@ sim_bin     = $(call sim_dir,$(1))/canopy-fabric
 # The tile's parameters, for Verilator. The torus shape is the harness's business (-D).
 sim_tile_params = -GNumDims=$(call sim_ndims,$(1)) -GLinkLatency=$(LINK_LATENCY) \
   -GFlitWidth=$(FLIT_BITS) -GNumVcs=$(NUM_VCS) -GLinkBufDepth=$(LINK_BUF) \
-  -GLocalBufDepth=$(LOCAL_BUF) -GEjectCredits=$(EJECT_BUF)
+  -GCollBufDepth=$(COLL_BUF) -GLocalBufDepth=$(LOCAL_BUF) -GEjectCredits=$(EJECT_BUF)
 
 # Loops of up to 256 iterations are unrolled into straight-line code. A loop Verilator
 # leaves rolled that writes a slice of a wide vector costs a generic bit insert per

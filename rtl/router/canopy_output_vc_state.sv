@@ -12,14 +12,15 @@
 //     granted before it will spend). busy_o[c]: a packet owns VC c (its head was granted,
 //     its tail not yet), so only that packet's body flits may follow; a new head waits.
 //     Both are registers: switch allocation reads them at the start of its cycle.
-// Credits start full (Credits per VC) out of reset; canopy_credit_counter keeps the count
-// within 0..Credits and asserts it.
+// Credits start full (Credits per point-to-point VC, CollCredits per collective VC) out of
+// reset; canopy_credit_counter keeps each count within 0..its maximum and asserts it.
 `default_nettype none
 `include "canopy_assert.svh"
 
 module canopy_output_vc_state #(
   parameter int unsigned NumVcs  = 0,  /// VCs of the output; must be set
-  parameter int unsigned Credits = 0   /// the receiver's buffer per VC; must be set
+  parameter int unsigned Credits = 0,  /// the receiver's buffer per point-to-point VC; must be set
+  parameter int unsigned CollCredits = 0 /// the receiver's buffer per collective VC; must be set
 ) (
   input  wire logic              clk_i,
   input  wire logic              rst_i,
@@ -34,7 +35,8 @@ module canopy_output_vc_state #(
 
   for (genvar c = 0; c < NumVcs; c++) begin : gen_vc
     logic unused_available;
-    canopy_credit_counter #(.Credits(Credits)) u_credits (
+    localparam bit Coll = c == canopy_pkg::VcCollUp || c == canopy_pkg::VcCollDown;
+    canopy_credit_counter #(.Credits(Coll ? CollCredits : Credits)) u_credits (
       .clk_i,
       .rst_i,
       .consume_i   (sent_i[c]),

@@ -17,9 +17,9 @@
 //   - tx_* are driven by the crossbar from registers (the grants and the staged flits): one
 //     multiplexer level, so a link should start with a register (canopy_link_pipe Latency
 //     >= 1; any PHY does) and the host interface registers what it takes.
-//   - Credits start full out of reset: LinkBufDepth per VC on links (the neighbour's input
-//     buffer), EjectCredits per VC toward the host. The host starts with LocalBufDepth
-//     credits per VC for injection.
+//   - Credits start full out of reset: LinkBufDepth per point-to-point VC and CollBufDepth
+//     per collective VC on links (the neighbour's input buffers), EjectCredits per VC
+//     toward the host. The host starts with LocalBufDepth credits per VC for injection.
 //   - my_coord_i / torus_size_i are static while out of reset (strapped or set by the
 //     fabric manager before traffic); sizes of unused dimensions must be 1.
 //   - err_*_o count refused packets (wrapping 32-bit counters), see canopy_router_input;
@@ -53,6 +53,7 @@ module canopy_router #(
   parameter int unsigned NumVcs        = 4,   /// VCs per link (2 point-to-point, 2 collective)
   parameter int unsigned FlitWidth     = 64,  /// bits per flit: 64, 128 or 256
   parameter int unsigned LinkBufDepth  = 64,  /// flits per VC buffer on link inputs
+  parameter int unsigned CollBufDepth  = 32,  /// flits per collective VC buffer on link inputs
   parameter int unsigned LocalBufDepth = 32,  /// flits per VC buffer on the injection port
   parameter int unsigned EjectCredits  = 16, /// flits per VC the host side can accept
   parameter int unsigned NumTrees      = 16,  /// collective routing table entries
@@ -150,8 +151,9 @@ module canopy_router #(
 
   for (genvar o = 0; o < NumOut; o++) begin : gen_out_state
     canopy_output_vc_state #(
-      .NumVcs  (NumVcs),
-      .Credits (o == CollPort ? CollRxDepth : o == LocalPort ? EjectCredits : LinkBufDepth)
+      .NumVcs      (NumVcs),
+      .Credits     (o == CollPort ? CollRxDepth : o == LocalPort ? EjectCredits : LinkBufDepth),
+      .CollCredits (o == CollPort ? CollRxDepth : o == LocalPort ? EjectCredits : CollBufDepth)
     ) u_state (
       .clk_i,
       .rst_i,
@@ -178,6 +180,7 @@ module canopy_router #(
       .NumVcs    (NumVcs),
       .FlitWidth (FlitWidth),
       .BufDepth  (i == LocalPort ? LocalBufDepth : LinkBufDepth),
+      .CollBufDepth (i == LocalPort ? LocalBufDepth : CollBufDepth),
       .PortIndex (i)
     ) u_input (
       .clk_i,

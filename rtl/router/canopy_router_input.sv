@@ -57,7 +57,8 @@ module canopy_router_input #(
   parameter int unsigned NumDims   = 0,  /// torus dimensions, 1..4; must be set
   parameter int unsigned NumVcs    = 0,  /// VCs per link; must be set
   parameter int unsigned FlitWidth = 0,  /// bits per flit; must be set
-  parameter int unsigned BufDepth  = 0,  /// flits per VC buffer, power of two; must be set
+  parameter int unsigned BufDepth  = 0,  /// flits per point-to-point VC buffer, power of two; must be set
+  parameter int unsigned CollBufDepth = 0, /// flits per collective VC buffer, power of two <= BufDepth; must be set
   parameter int unsigned PortIndex = 0,  /// this port's number (see canopy_route_dor)
   localparam int unsigned NumPorts = 2 * NumDims + 1,
   localparam int unsigned NumLinks = 2 * NumDims,
@@ -121,6 +122,9 @@ module canopy_router_input #(
 
   `CANOPY_STATIC_ASSERT(gen_vcs_check, NumVcs >= canopy_pkg::MinVcs && (NumVcs & (NumVcs - 1)) == 0,
                         "NumVcs must be a power of two >= canopy_pkg::MinVcs")
+  `CANOPY_STATIC_ASSERT(gen_depth_check, CollBufDepth >= 4 && CollBufDepth <= BufDepth
+                        && (CollBufDepth & (CollBufDepth - 1)) == 0,
+                        "CollBufDepth must be a power of two, 4..BufDepth")
   `CANOPY_STATIC_ASSERT(gen_la_width_check, NumOut <= (1 << canopy_pkg::HdrLaPortBits),
                         "the lookahead port field must name every output")
 
@@ -242,15 +246,39 @@ module canopy_router_input #(
   logic              hdr_bad_type, hdr_bad_dst, hdr_bad_len;
   logic [FlitsW-1:0] hdr_flits;
 
+  // On a link the arriving flit is checked as it is written. The local port checks it in
+  // its route stage and registers the verdict with the flit: it is the same flit a cycle
+  // later, and the checks then stay off the path from the route stage into stage 1.
+  logic [canopy_pkg::WordBits-1:0] chk_word;
+  logic [VcW-1:0]                  chk_vc;
+  logic                            chk_bad_type, chk_bad_dst, chk_bad_len;
+  logic [FlitsW-1:0]               chk_flits;
+  assign chk_word = IsLink ? a_flit[canopy_pkg::WordBits-1:0] : rx_flit_i[canopy_pkg::WordBits-1:0];
+  assign chk_vc   = IsLink ? a_vc : rx_vc_i;
   canopy_hdr_check #(.NumDims(NumDims), .FlitWidth(FlitWidth), .NumVcs(NumVcs)) u_hdr_check (
-    .word0_i      (a_flit[canopy_pkg::WordBits-1:0]),
-    .vc_i         (a_vc),
+    .word0_i      (chk_word),
+    .vc_i         (chk_vc),
     .torus_size_i,
-    .bad_type_o   (hdr_bad_type),
-    .bad_dst_o    (hdr_bad_dst),
-    .bad_len_o    (hdr_bad_len),
-    .flits_o      (hdr_flits)
+    .bad_type_o   (chk_bad_type),
+    .bad_dst_o    (chk_bad_dst),
+    .bad_len_o    (chk_bad_len),
+    .flits_o      (chk_flits)
   );
+  if (IsLink) begin : gen_check_now
+    always_comb begin
+      hdr_bad_type = chk_bad_type;
+      hdr_bad_dst  = chk_bad_dst;
+      hdr_bad_len  = chk_bad_len;
+      hdr_flits    = chk_flits;
+    end
+  end else begin : gen_check_staged
+    always_ff @(posedge clk_i) begin
+      hdr_bad_type <= chk_bad_type;
+      hdr_bad_dst  <= chk_bad_dst;
+      hdr_bad_len  <= chk_bad_len;
+      hdr_flits    <= chk_flits;
+    end
+  end
 
   // Per-VC state of the packet being received.
   logic [NumVcs-1:0]              in_pkt_q;     // between head and tail
@@ -355,7 +383,12 @@ module canopy_router_input #(
 
   // ---------------------------------------------------------------- VC buffers
   // Per VC the bookkeeping and control fields (canopy_vc_fifo); the flits themselves in one
-  // data RAM per input, VC v owning slots [v*BufDepth, (v+1)*BufDepth).
+  // data RAM per input, VC v owning slots [v*BufDepth, (v+1)*BufDepth). A collective VC
+  // holds only CollBufDepth of them (docs/router.md, "Buffers"): the collective subnet's
+  // own slot credits bound what it has in flight, so its VC buffers need only cover the
+  // credit loop, and their control fields take a quarter of the LUT RAM. Its FIFO's
+  // pointers are narrower; here every VC's pointers have the point-to-point width, a
+  // collective VC's with zeros between its slot bits and its wrap bit (bit PtrW).
   localparam int unsigned PtrW = $clog2(BufDepth);
   logic [NumVcs-1:0]                 push, pop, stage, rewind, rewind_over, cand_in, none_out;
   logic [NumVcs-1:0][BufCntW-1:0]    buf_count, spec_ptr;
@@ -390,30 +423,39 @@ module canopy_router_input #(
   wire logic s_req   = s_valid_q && !s_bad_q && !squash;
 
   for (genvar v = 0; v < NumVcs; v++) begin : gen_buf
+    localparam bit          Coll  = v == canopy_pkg::VcCollUp || v == canopy_pkg::VcCollDown;
+    localparam int unsigned Depth = Coll ? CollBufDepth : BufDepth;
+    localparam int unsigned VPtrW = $clog2(Depth);
+    logic [VPtrW:0]   v_count, v_spec;
+    logic [VPtrW-1:0] v_wr, v_rd;
     assign push[v]        = a_valid && a_vc == VcW'(v);
     assign rewind[v]      = lost && p_vc_q == VcW'(v);
     assign rewind_over[v] = rewind[v] && same_q;
-    canopy_vc_fifo #(.CtlW(CtlW), .Depth(BufDepth)) u_fifo (
+    canopy_vc_fifo #(.CtlW(CtlW), .Depth(Depth)) u_fifo (
       .clk_i,
       .rst_i,
       .push_i            (push[v]),
       .push_ctl_i        (CtlW'(a_ctl)),
       .stage_i           (stage[v]),
       .rewind_i          (rewind[v]),
-      .rewind_ptr_i      (p_ptr_q),
+      .rewind_ptr_i      ({p_ptr_q[PtrW], p_ptr_q[VPtrW-1:0]}),
       .rewind_ctl_i      (p_ctl_q),
       .rewind_over_i     (rewind_over[v]),
       .rewind_over_ctl_i (s_ctl_q),
       .pop_i             (pop[v]),
-      .count_o           (buf_count[v]),
-      .wr_ptr_o          (buf_wr[v]),
-      .rd_ptr_o          (buf_rd[v]),
-      .spec_ptr_o        (spec_ptr[v]),
+      .count_o           (v_count),
+      .wr_ptr_o          (v_wr),
+      .rd_ptr_o          (v_rd),
+      .spec_ptr_o        (v_spec),
       .cand_o            (cand_in[v]),
       .cand_ctl_o        (cand_ctl[v]),
       .head_ctl_o        (buf_head[v]),
       .none_out_o        (none_out[v])
     );
+    assign buf_count[v] = BufCntW'(v_count);
+    assign buf_wr[v]    = PtrW'(v_wr);
+    assign buf_rd[v]    = PtrW'(v_rd);
+    assign spec_ptr[v]  = {v_spec[VPtrW], PtrW'(v_spec[VPtrW-1:0])};
   end
 
   assign req_tgt_o   = s_tgt_q;

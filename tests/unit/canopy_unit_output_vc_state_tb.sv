@@ -1,8 +1,8 @@
 // canopy_unit_output_vc_state_tb.sv: test top for the canopy_output_vc_state unit test
 // (driven by output_vc_state_test.cpp).
 //
-// Instantiates canopy_output_vc_state once per parameter set, (NumVcs, Credits) = (4, 1),
-// (4, 3) and (2, 8) (config k = 0..2), sharing the clock and reset. Each config has its own
+// Instantiates canopy_output_vc_state once per parameter set, (NumVcs, Credits, CollCredits)
+// = (4, 1, 1), (4, 3, 2) and (2, 8, 8) (config k = 0..2), sharing the clock and reset. Each config has its own
 // slice of the packed ports, padded to the widest: 4 VCs. output_vc_state_test.cpp holds
 // the same table.
 `default_nettype none
@@ -23,10 +23,11 @@ module canopy_unit_output_vc_state_tb #(
   for (genvar k = 0; k < NumCfg; k++) begin : g_cfg
     localparam int unsigned NumVcs  = (k == 2) ? 2 : 4;
     localparam int unsigned Credits = (k == 0) ? 1 : (k == 1) ? 3 : 8;
+    localparam int unsigned CollCredits = (k == 1) ? 2 : Credits;  // VCs 2 and 3
 
     logic [NumVcs-1:0] ready, busy;
 
-    canopy_output_vc_state #(.NumVcs(NumVcs), .Credits(Credits)) u_dut (
+    canopy_output_vc_state #(.NumVcs(NumVcs), .Credits(Credits), .CollCredits(CollCredits)) u_dut (
       .clk_i,
       .rst_i,
       .grant_i      (grant_i[k][NumVcs-1:0]),

@@ -53,6 +53,7 @@ module canopy_unit_router_input_tb #(
       .NumVcs    (NumVcs),
       .FlitWidth (64),
       .BufDepth  (16),
+      .CollBufDepth (8),
       .PortIndex (k)
     ) u_dut (
       .clk_i,

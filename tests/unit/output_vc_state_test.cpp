@@ -7,8 +7,8 @@
 // interleaving on one VC (wormhole: an interleave corrupts both); a credit that never comes
 // back as availability stalls the link forever.
 //
-// What: (NumVcs, Credits) = (4, 1), (4, 3) and (2, 8) at once (see
-// canopy_unit_output_vc_state_tb.sv). Each cycle, per config, the test plays
+// What: (NumVcs, Credits, CollCredits) = (4, 1, 1), (4, 3, 2) and (2, 8, 8) at once (see
+// canopy_unit_output_vc_state_tb.sv; CollCredits on the collective VCs 2 and 3). Each cycle, per config, the test plays
 //   - the allocator: with some probability grants one VC whose ready_o is set (one-hot;
 //     grant_last_i random when nothing is granted): on a VC its packet owns, a body flit
 //     or the tail; on a free VC (busy_o low) a new head, sometimes a one-flit packet (head
@@ -18,11 +18,11 @@
 //     holding flits with some probability and returns the credit (credit_i).
 // Phases of random densities, among them stalls (the receiver frees nothing, so credits
 // run out) and floods (every cycle a grant). The model: per VC the sender's credits
-// (Credits out of reset; -1 per flit sent, +1 per credit returned) and the owner (a head
+// (Credits or CollCredits out of reset; -1 per flit sent, +1 per credit returned) and the owner (a head
 // that is not a tail takes the VC, a tail frees it). Checked every cycle, per VC:
 //   - ready_o is set exactly when a credit is left beyond the flit sent this cycle
 //     (credits - sent_i >= 1): never without one (the receiver's buffer holds at most
-//     Credits flits, checked too), and back as soon as a returned credit makes one;
+//     the VC's credits out of reset, checked too), and back as soon as a returned credit makes one;
 //   - busy_o is set exactly from the cycle after a head (not a tail) is granted up to and
 //     including the cycle its tail is granted.
 // No RTL assertion may fire (the credit counter's checks included).
@@ -46,6 +46,7 @@ constexpr unsigned kNumCfg = 3;
 constexpr unsigned kMaxVcs = 4;
 constexpr unsigned kNumVcs[kNumCfg]  = {4, 4, 2};
 constexpr unsigned kCredits[kNumCfg] = {1, 3, 8};
+constexpr unsigned kCollCredits[kNumCfg] = {1, 2, 8};  // on the collective VCs, 2 and 3
 
 constexpr uint64_t kSeed     = 0x0c7ed175c0ffee05ull;
 constexpr uint64_t kPhases   = 200;
@@ -53,6 +54,7 @@ constexpr uint64_t kPhase    = 300;  // cycles per phase
 constexpr uint64_t kMinCover = 20;   // per config and VC
 
 struct Vc {
+    unsigned max = 0;      // the receiver's buffer: credits out of reset
     unsigned credits = 0;  // model: the sender's credits at the start of the cycle
     unsigned rx = 0;       // flits in the receiver's buffer
     bool owned = false;    // model: a packet owns the VC
@@ -76,7 +78,11 @@ class OutputVcStateTest {
             lanes_[k].nvc = kNumVcs[k];
             lanes_[k].credits = kCredits[k];
             lanes_[k].vc.assign(kNumVcs[k], Vc{});
-            for (Vc &v : lanes_[k].vc) v.credits = kCredits[k];
+            for (unsigned c = 0; c < kNumVcs[k]; c++) {
+                Vc &v = lanes_[k].vc[c];
+                v.max = (c == 2 || c == 3) ? kCollCredits[k] : kCredits[k];
+                v.credits = v.max;
+            }
         }
     }
 
@@ -159,8 +165,9 @@ class OutputVcStateTest {
                     v.credits++;
                     v.rx--;
                 }
-                if (v.rx > l.credits)
-                    t_.fail("Credits %u VC %u: receiver buffer holds %u flits", l.credits, c, v.rx);
+                if (v.rx > v.max)
+                    t_.fail("Credits %u VC %u: receiver buffer of %u holds %u flits", l.credits, c,
+                            v.max, v.rx);
                 if ((grant[k] >> c) & 1u) {
                     v.pkt_len++;
                     v.owned = !last[k];
