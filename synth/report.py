@@ -157,6 +157,8 @@ def build(args):
                                          [r"Router[12] time ([0-9.]+)s"]),
         },
         "out_of_context": True,
+        # How nextpnr placed it (seed, placer weights): Fmax depends on them.
+        "pnr_options": args.pnr_options,
         "yosys": yosys_version(netlist.get("creator", ecp5_stat.get("creator", ""))),
         "nextpnr": nextpnr_version(),
         "top": top,
@@ -185,6 +187,7 @@ def main():
     ap.add_argument("--dir", help="directory with the tool outputs of one configuration")
     ap.add_argument("--device", default="LFE5UM5G-85F")
     ap.add_argument("--out", help="where to write the record")
+    ap.add_argument("--pnr-options", default=None, help="the nextpnr options used (recorded)")
     ap.add_argument("--summary", metavar="REPORT", help="print a record and exit")
     args = ap.parse_args()
     if args.summary:

@@ -127,7 +127,10 @@ module canopy_inj_ring #(
 
   wire logic [7:0]  desc_flits = ram_rdata_q[7:0];
   wire logic [1:0]  desc_vc    = ram_rdata_q[9:8];
-  wire logic [31:0] desc_words = 32'(desc_flits) + 32'd1;  // descriptor included
+  // The packet, descriptor included (desc_flits + 1 words), runs past the committed words:
+  // desc_flits + 1 > used, compared on 9 bits (desc_flits + 1 <= 256), not through a
+  // 32-bit adder and comparator behind the RAM read.
+  wire logic        desc_short = used[31:9] == '0 && {1'b0, desc_flits} >= used[8:0];
   wire logic        fifo_room  = 32'(fifo_count) + 32'(infl_q) < FifoDepth;
 
   // The header word (read last cycle, in IHdr): the flits its length field calls for.
@@ -157,7 +160,7 @@ module canopy_inj_ring #(
         state_d = IDesc;
       end
       IDesc: begin
-        if (desc_flits == '0 || desc_words > used) begin
+        if (desc_flits == '0 || desc_short) begin
           err_inj_desc_o = 1'b1;       // resynchronise at the tail
           head_d  = tail_q;
           state_d = IIdle;
@@ -251,6 +254,8 @@ module canopy_inj_ring #(
   assign busy_o    = used != '0 || state_q != IIdle || fifo_valid;
 
   // ---------------------------------------------------------------- invariants
+  `CANOPY_ASSERT(a_desc_short, desc_short == (32'(desc_flits) + 32'd1 > used),
+                 "the narrow descriptor-length check disagrees with the full one")
   `CANOPY_ASSERT(a_ring_bound, used <= Words, "more words committed than the ring holds")
   `CANOPY_ASSERT(a_no_overwrite, !ram_we || 32'(wr_from_head) >= used,
                  "window write reached a committed ring word")
