@@ -138,6 +138,12 @@ module canopy_reduce_engine #(
     logic [15:0]     dst;
     logic [7:0]      group;
   } fields_t;
+  // The fields of a contribution's header that every contribution of a reduce must share.
+  /* verilator lint_off UNUSEDSIGNAL */  // the other header fields
+  function automatic fields_t fields_of(input canopy_pkg::hdr_t h);
+    fields_of = {h.op, h.dtype, h.len, h.rflags[canopy_pkg::RflagAll], h.offset, h.dst, h.group};
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
   typedef struct packed {
     logic                active;    // a reduce is in progress for this (tree, id)
     logic [NumLanes-1:0] mask;      // ports whose contribution is in
@@ -286,6 +292,7 @@ module canopy_reduce_engine #(
   logic [NumLanes-1:0]     hp2_expect_q, hp2_pbit_q, hp2_lanes_q;
   logic [PortW-1:0]        hp2_parent_q;
   meta_t                   hp2_meta_q;
+  logic                    hp2_fdiff_q;   // its fields differ from the state's (see v_mism)
   always_ff @(posedge clk_i) begin
     if (rst_i) hp2_v_q <= 1'b0;
     else       hp2_v_q <= hp1_v_q;
@@ -294,10 +301,15 @@ module canopy_reduce_engine #(
     if (hp1_v_q) begin
       logic fwd, member;
       logic [3:0] esize;
-      fwd = upd_ok_q && upd_id_q == hp1_id_q;
+      meta_t meta;
+      fwd  = upd_ok_q && upd_id_q == hp1_id_q;
+      meta = fwd ? upd_q : meta_t'(meta_rdata);
       hp2_hdr_q    <= hp1_hdr_q;
       hp2_id_q     <= hp1_id_q;
-      hp2_meta_q   <= fwd ? upd_q : meta_t'(meta_rdata);
+      hp2_meta_q   <= meta;
+      // Compared here, as the state is read, so that the wide comparison is not on the
+      // verdict's path (which loads the sender on an early start).
+      hp2_fdiff_q  <= meta.f != fields_of(hp1_hdr_q);
       member        = !hp1_ent_q.transit && hp1_ent_q.groups[hp1_hdr_q.group[2:0]]
                       && (hp1_hdr_q.group >> $clog2(canopy_pkg::MaxGroups)) == '0;
       hp2_tree_ok_q <= (hp1_hdr_q.tree >> $clog2(NumTrees)) == '0 && hp1_ent_q.valid;
@@ -323,8 +335,7 @@ module canopy_reduce_engine #(
   logic              v_failed, v_retry, v_comb;
   meta_t             v_meta;
   fields_t hf;   // this contribution's fields
-  assign hf = {hp2_hdr_q.op, hp2_hdr_q.dtype, hp2_hdr_q.len, hp2_hdr_q.rflags[canopy_pkg::RflagAll],
-               hp2_hdr_q.offset, hp2_hdr_q.dst, hp2_hdr_q.group};
+  assign hf = fields_of(hp2_hdr_q);
   always_comb begin
     v_ok     = hp2_v_q && hp2_tree_ok_q && hp2_dir_ok_q;
     v_first  = !hp2_meta_q.active;
@@ -332,7 +343,7 @@ module canopy_reduce_engine #(
     // A contribution that failed below is not compared (the disagreement was counted where
     // it was found), and neither are fields that came from one.
     v_mism   = !v_first && !hp2_meta_q.ffail && !hp2_hdr_q.rflags[canopy_pkg::RflagFailed]
-               && hp2_meta_q.f != hf;
+               && hp2_fdiff_q;
     v_meta   = v_first ? '0 : hp2_meta_q;
     if (v_first || (hp2_meta_q.ffail && !hp2_hdr_q.rflags[canopy_pkg::RflagFailed])) begin
       v_meta.f     = hf;
@@ -765,6 +776,8 @@ module canopy_reduce_engine #(
                                     && wb_addr_q == {s_ent_q.pslot, s_idx_q[WordW-1:0]}),
                  "the sender issued the accumulator word being written back")
   `CANOPY_ASSERT(a_send_pay, !(s_busy_q && s_ent_q.pay) || s_words != '0, "a payload of no words")
+  `CANOPY_ASSERT(a_fdiff, !hp2_v_q || hp2_fdiff_q == (hp2_meta_q.f != hf),
+                 "the registered field comparison disagrees with the state it was made for")
   `CANOPY_ASSERT(a_early_idle, !s_early_start || !(s_busy_q || s_load_q || rq_pop),
                  "a reduce started early while the sender is busy")
   `CANOPY_ASSERT(a_early_words, !(wb_v_q && wb_early_q && s_early_q) || s_wcnt_q < s_words,
