@@ -288,44 +288,32 @@ module canopy_router_input #(
   logic [NumVcs-1:0][PortW-1:0]   cur_port_q;   // the packet's route, for its body flits
   logic [NumVcs-1:0]              cur_hi_q;
 
-  // What the arriving flit would be on each VC: everything is computed per VC from that
-  // VC's own state, and only then is a VC's result used where a_vc selects it. Stage 1
-  // takes a VC's candidate from its own copy, so no multiplexer over the VCs' state by
-  // a_vc sits on the path from arrival into stage 1.
-  logic [NumVcs-1:0]              v_head, v_bad, v_mismatch;
-  logic [NumVcs-1:0][FlitsW-1:0]  v_left;
-  logic [NumVcs-1:0][CtlW-1:0]    v_ctl;
-  wire logic hdr_bad = hdr_bad_type || hdr_bad_dst || hdr_bad_len || a_port_bad;
-  always_comb begin
-    for (int unsigned v = 0; v < NumVcs; v++) begin
-      ctl_t c;
-      v_head[v] = !in_pkt_q[v];
-      v_bad[v]  = v_head[v] ? hdr_bad : bad_q[v];
-      // The flits still due before this one arrived (a head: the whole packet).
-      v_left[v] = v_head[v] ? hdr_flits : left_q[v];
-      // The tail must come with the last flit due; a flit beyond that is one too many.
-      v_mismatch[v] = !v_bad[v] && (a_last ? v_left[v] != FlitsW'(1) : v_left[v] <= FlitsW'(1));
-      c.bad  = v_bad[v];
-      c.head = v_head[v];
-      c.last = a_last;
-      c.hi   = v_head[v] ? a_hi : cur_hi_q[v];
-      c.port = v_head[v] ? a_port : cur_port_q[v];
-      v_ctl[v] = CtlW'(c);
-    end
-  end
-
-  // The arriving VC's, for the counters and the data written.
-  logic cur_head, cur_decided, len_mismatch;
+  logic              cur_head, cur_bad, cur_decided;
+  logic [FlitsW-1:0] cur_left, left_after;
+  logic              len_mismatch;
+  ctl_t              a_ctl;
   logic [FlitWidth-1:0] a_data;   // the flit as written: a P2P head with its next route
+
+  // The arriving VC's state, selected by comparison rather than by indexing: an index into
+  // an array of 6- or 7-bit elements becomes a multiplier in synthesis.
+  logic              sel_bad, sel_in_pkt, sel_decided, sel_hi;
+  logic [FlitsW-1:0] sel_left;
+  logic [PortW-1:0]  sel_port;
   always_comb begin
-    cur_head     = 1'b0;
-    cur_decided  = 1'b0;
-    len_mismatch = 1'b0;
+    sel_bad     = 1'b0;
+    sel_in_pkt  = 1'b0;
+    sel_decided = 1'b0;
+    sel_hi      = 1'b0;
+    sel_left    = '0;
+    sel_port    = '0;
     for (int unsigned v = 0; v < NumVcs; v++) begin
       if (a_vc == VcW'(v)) begin
-        cur_head     = v_head[v];
-        cur_decided  = !v_head[v] && decided_q[v];
-        len_mismatch = v_mismatch[v];
+        sel_bad     = bad_q[v];
+        sel_in_pkt  = in_pkt_q[v];
+        sel_decided = decided_q[v];
+        sel_hi      = cur_hi_q[v];
+        sel_left    = left_q[v];
+        sel_port    = cur_port_q[v];
       end
     end
   end
@@ -335,6 +323,21 @@ module canopy_router_input #(
   /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     logic p2p_vc;
+    cur_head    = !sel_in_pkt;
+    cur_bad     = cur_head ? (hdr_bad_type || hdr_bad_dst || hdr_bad_len || a_port_bad) : sel_bad;
+    cur_decided = !cur_head && sel_decided;
+    // The flits still due before this one arrived (a head: the whole packet).
+    cur_left    = cur_head ? hdr_flits : sel_left;
+    left_after  = cur_left == '0 ? '0 : cur_left - 1'b1;
+    // The tail must come with the last flit due; a flit beyond that is one too many.
+    len_mismatch = !cur_bad && (a_last ? cur_left != FlitsW'(1) : cur_left <= FlitsW'(1));
+
+    a_ctl.bad  = cur_bad;
+    a_ctl.head = cur_head;
+    a_ctl.last = a_last;
+    a_ctl.hi   = cur_head ? a_hi : sel_hi;
+    a_ctl.port = cur_head ? a_port : sel_port;
+
     p2p_vc = a_vc == VcW'(canopy_pkg::VcP2pLo) || a_vc == VcW'(canopy_pkg::VcP2pHi);
     a_hdr_la = a_hdr;
     a_hdr_la.la_port = next_la_port;
@@ -361,23 +364,19 @@ module canopy_router_input #(
     if (rst_i) begin
       in_pkt_q  <= '0;
       decided_q <= '0;
-    end else begin
-      for (int unsigned v = 0; v < NumVcs; v++) begin
-        if (a_valid && a_vc == VcW'(v)) begin
-          in_pkt_q[v]  <= !a_last;
-          decided_q[v] <= !a_last && ((!v_head[v] && decided_q[v]) || v_mismatch[v]);
-        end
-      end
+    end else if (a_valid) begin
+      in_pkt_q[a_vc]  <= !a_last;
+      decided_q[a_vc] <= !a_last && (cur_decided || len_mismatch);
     end
   end
 
   always_ff @(posedge clk_i) begin
     for (int unsigned v = 0; v < NumVcs; v++) begin
       if (a_valid && a_vc == VcW'(v)) begin
-        left_q[v]     <= v_left[v] == '0 ? '0 : v_left[v] - 1'b1;
-        bad_q[v]      <= v_bad[v];
-        cur_port_q[v] <= v_ctl[v][CtlPort +: PortW];
-        cur_hi_q[v]   <= v_ctl[v][PortW];
+        left_q[v]     <= left_after;
+        bad_q[v]      <= cur_bad;
+        cur_port_q[v] <= a_ctl.port;
+        cur_hi_q[v]   <= a_ctl.hi;
       end
     end
   end
@@ -420,10 +419,6 @@ module canopy_router_input #(
 
   // The previous request's outcome.
   wire logic lost    = p_req_q && !p_won_q;
-  // The same outcome per VC, one-hot and registered (from S's VC, one-hot, and the late
-  // won_i and elig_i): the VC that rewinds, and the VC that sits out because its flit could
-  // not be sent at all. Stage 1 reads them straight from flip-flops.
-  logic [NumVcs-1:0] s_vc_oh_q, rewind_q, sits_q;
   wire logic squash  = lost && same_q;   // S is the flit behind a flit that lost
   wire logic s_req   = s_valid_q && !s_bad_q && !squash;
 
@@ -434,13 +429,13 @@ module canopy_router_input #(
     logic [VPtrW:0]   v_count, v_spec;
     logic [VPtrW-1:0] v_wr, v_rd;
     assign push[v]        = a_valid && a_vc == VcW'(v);
-    assign rewind[v]      = rewind_q[v];
+    assign rewind[v]      = lost && p_vc_q == VcW'(v);
     assign rewind_over[v] = rewind[v] && same_q;
     canopy_vc_fifo #(.CtlW(CtlW), .Depth(Depth)) u_fifo (
       .clk_i,
       .rst_i,
       .push_i            (push[v]),
-      .push_ctl_i        (v_ctl[v]),
+      .push_ctl_i        (CtlW'(a_ctl)),
       .stage_i           (stage[v]),
       .rewind_i          (rewind[v]),
       .rewind_ptr_i      ({p_ptr_q[PtrW], p_ptr_q[VPtrW-1:0]}),
@@ -519,15 +514,15 @@ module canopy_router_input #(
   logic [NumVcs-1:0]           from_rx, cand_ok, pick;
   logic [NumVcs-1:0][CtlW-1:0] cand;
   logic [VcW-1:0]              pick_idx;
+  wire logic a_body_bad = !cur_head && sel_bad;
 
   always_comb begin
     for (int unsigned v = 0; v < NumVcs; v++) begin
       logic bad, sits_out;
       from_rx[v] = !cand_in[v] && a_valid && a_vc == VcW'(v);
-      cand[v]    = cand_in[v] ? cand_ctl[v] : v_ctl[v];
-      // (an arriving head's verdict is too late for this; a body flit's is in bad_q)
-      bad        = cand_in[v] ? cand[v][CtlBad] : !v_head[v] && bad_q[v];
-      sits_out   = sits_q[v];
+      cand[v]    = cand_in[v] ? cand_ctl[v] : CtlW'(a_ctl);
+      bad        = cand_in[v] ? cand[v][CtlBad] : a_body_bad;
+      sits_out   = lost && !p_elig_q && p_vc_q == VcW'(v);
       cand_ok[v] = (cand_in[v] || from_rx[v]) && !bad && !drain_q[v] && !sits_out;
     end
   end
@@ -569,7 +564,7 @@ module canopy_router_input #(
   // S takes the pick every cycle. Its request is void if it is from the VC of the flit
   // staged now and that flit will rewind (it does not win: lost, or bad): decided here from
   // the late won_i, into a register.
-  wire logic same_d  = s_valid_q && (pick & s_vc_oh_q) != '0;
+  wire logic same_d  = p_valid && s_valid_q && pick_idx == s_vc_q;
   wire logic void_d  = same_d && !squash && !won_i;
 
   always_ff @(posedge clk_i) begin
@@ -579,13 +574,7 @@ module canopy_router_input #(
       p_req_q   <= 1'b0;
       p_won_q   <= 1'b0;
       same_q    <= 1'b0;
-      s_vc_oh_q <= '0;
-      rewind_q  <= '0;
-      sits_q    <= '0;
     end else begin
-      s_vc_oh_q <= pick;
-      rewind_q  <= {NumVcs{s_valid_q && !squash && !won_i}} & s_vc_oh_q;
-      sits_q    <= {NumVcs{s_valid_q && !squash && !won_i && !elig_i}} & s_vc_oh_q;
       s_valid_q <= p_valid;
       s_tgt_q   <= void_d ? '0 : p_tgt;
       same_q    <= same_d;
@@ -639,7 +628,7 @@ module canopy_router_input #(
       .out_port_o (dor_port),
       .out_vc_o   (dor_vc)
     );
-    wire logic la_expected = rx_valid_i && cur_head && !rx_coll_vc && !v_bad[a_vc];
+    wire logic la_expected = rx_valid_i && cur_head && !rx_coll_vc && !cur_bad;
     wire logic [PortW-1:0] dor_full = (rx_hdr.ptype == canopy_pkg::PKT_BCAST_REQ && dor_port == DorPortW'(NumLinks))
                                       ? PortW'(CollPort) : PortW'(dor_port);
     wire logic unused_dor_vc = dor_vc[VcW-1];
@@ -656,10 +645,6 @@ module canopy_router_input #(
   end
   `CANOPY_ASSERT(a_no_collision, !(s_req && a_valid && a_vc == s_vc_q && buf_wr[a_vc] == s_ptr_q[PtrW-1:0]),
                  "a flit was written into the slot of the staged request")
-  `CANOPY_ASSERT(a_rewind_onehot, rewind_q == ({NumVcs{lost}} & (NumVcs'(1) << p_vc_q))
-                                  && sits_q == ({NumVcs{lost && !p_elig_q}} & (NumVcs'(1) << p_vc_q))
-                                  && (!s_valid_q || s_vc_oh_q == NumVcs'(1) << s_vc_q),
-                 "the one-hot outcome registers disagree with the encoded ones")
   `CANOPY_ASSERT(a_won_requested, !won_i || s_tgt_q != '0, "won without a request")
   `CANOPY_ASSERT(a_won_eligible, !won_i || elig_i, "won while not eligible")
   `CANOPY_ASSERT(a_tgt_request, (s_tgt_q != '0) == s_req, "request vector disagrees with the staged flit")
