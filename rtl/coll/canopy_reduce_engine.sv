@@ -293,23 +293,23 @@ module canopy_reduce_engine #(
   logic [PortW-1:0]        hp2_parent_q;
   meta_t                   hp2_meta_q;
   logic                    hp2_fdiff_q;   // its fields differ from the state's (see v_mism)
+  // The reduce's state as read, or the update of the cycle before to the same id.
+  meta_t                   hp1_meta;
+  assign hp1_meta = (upd_ok_q && upd_id_q == hp1_id_q) ? upd_q : meta_t'(meta_rdata);
   always_ff @(posedge clk_i) begin
     if (rst_i) hp2_v_q <= 1'b0;
     else       hp2_v_q <= hp1_v_q;
   end
   always_ff @(posedge clk_i) begin
     if (hp1_v_q) begin
-      logic fwd, member;
+      logic member;
       logic [3:0] esize;
-      meta_t meta;
-      fwd  = upd_ok_q && upd_id_q == hp1_id_q;
-      meta = fwd ? upd_q : meta_t'(meta_rdata);
       hp2_hdr_q    <= hp1_hdr_q;
       hp2_id_q     <= hp1_id_q;
-      hp2_meta_q   <= meta;
+      hp2_meta_q   <= hp1_meta;
       // Compared here, as the state is read, so that the wide comparison is not on the
       // verdict's path (which loads the sender on an early start).
-      hp2_fdiff_q  <= meta.f != fields_of(hp1_hdr_q);
+      hp2_fdiff_q  <= hp1_meta.f != fields_of(hp1_hdr_q);
       member        = !hp1_ent_q.transit && hp1_ent_q.groups[hp1_hdr_q.group[2:0]]
                       && (hp1_hdr_q.group >> $clog2(canopy_pkg::MaxGroups)) == '0;
       hp2_tree_ok_q <= (hp1_hdr_q.tree >> $clog2(NumTrees)) == '0 && hp1_ent_q.valid;
