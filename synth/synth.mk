@@ -20,9 +20,9 @@ SYNTH_DEVICE      := LFE5UM5G-85F
 SYNTH_PNR_DEVICE  := --um5g-85k --package CABGA381 --speed 8
 SYNTH_LPF         := constraints/canopy_node_ecp5.lpf
 SYNTH_SEED        ?= 1
-# Timing-driven placement weighted 4x nextpnr's default (10): on the router, seeds 1-3,
-# 122.0 / 120.7 / 115.1 MHz against 100-110 at the default; 80 gave 124.2 / 116.0, 160
-# 115.4 (synth/README.md). The options are part of the record (pnr_options).
+# Timing-driven placement weighted 4x nextpnr's default (10): on the router, seeds 1 and 2,
+# 121.12 / 123.24 MHz against 108.23 / 113.25 at the default (synth/README.md). The
+# options are part of the record (pnr_options).
 SYNTH_PLACER      ?= --placer-heap-timingweight 40
 SYNTH_PNR_FLAGS   ?=
 SYNTH_PNR_OPTIONS  = --seed $(SYNTH_SEED) $(strip $(SYNTH_PLACER) $(SYNTH_PNR_FLAGS))
