@@ -101,6 +101,13 @@ def gen_sv(spec, fmt, words):
          "  // Virtual channel roles (see docs/router.md).",
          *[f"  localparam int unsigned Vc{camel(v['name'])} = {v['value']};  // {v['desc']}" for v in spec["vcs"]],
          "",
+         "  // Whether VC v belongs to the collective subnet (its buffers and credits are sized",
+         "  // apart from the point-to-point VCs').",
+         "  function automatic bit vc_is_coll(input int unsigned v);",
+         "    vc_is_coll = " + " || ".join(f"v == Vc{camel(v['name'])}" for v in spec["vcs"] if v.get("collective"))
+         + ";",
+         "  endfunction",
+         "",
          "  typedef logic [CoordBits-1:0] coord_t;",
          "  typedef coord_t [MaxDims-1:0] coords_t;  // index d = dimension (0 = X)",
          ""]

@@ -22,6 +22,12 @@ package canopy_pkg;
   localparam int unsigned VcCollUp = 2;  // collective subnet, toward the tree root (reduce contributions; at the root port, arriving broadcast requests)
   localparam int unsigned VcCollDown = 3;  // collective subnet, away from the tree root (broadcasts)
 
+  // Whether VC v belongs to the collective subnet (its buffers and credits are sized
+  // apart from the point-to-point VCs').
+  function automatic bit vc_is_coll(input int unsigned v);
+    vc_is_coll = v == VcCollUp || v == VcCollDown;
+  endfunction
+
   typedef logic [CoordBits-1:0] coord_t;
   typedef coord_t [MaxDims-1:0] coords_t;  // index d = dimension (0 = X)
 

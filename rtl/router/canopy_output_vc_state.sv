@@ -35,8 +35,7 @@ module canopy_output_vc_state #(
 
   for (genvar c = 0; c < NumVcs; c++) begin : gen_vc
     logic unused_available;
-    localparam bit Coll = c == canopy_pkg::VcCollUp || c == canopy_pkg::VcCollDown;
-    canopy_credit_counter #(.Credits(Coll ? CollCredits : Credits)) u_credits (
+    canopy_credit_counter #(.Credits(canopy_pkg::vc_is_coll(c) ? CollCredits : Credits)) u_credits (
       .clk_i,
       .rst_i,
       .consume_i   (sent_i[c]),

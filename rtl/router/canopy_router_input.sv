@@ -58,7 +58,7 @@ module canopy_router_input #(
   parameter int unsigned NumVcs    = 0,  /// VCs per link; must be set
   parameter int unsigned FlitWidth = 0,  /// bits per flit; must be set
   parameter int unsigned BufDepth  = 0,  /// flits per point-to-point VC buffer, power of two; must be set
-  parameter int unsigned CollBufDepth = 0, /// flits per collective VC buffer, power of two <= BufDepth; must be set
+  parameter int unsigned CollBufDepth = 0, /// flits per collective VC buffer, 4..BufDepth; must be set
   parameter int unsigned PortIndex = 0,  /// this port's number (see canopy_route_dor)
   localparam int unsigned NumPorts = 2 * NumDims + 1,
   localparam int unsigned NumLinks = 2 * NumDims,
@@ -423,8 +423,7 @@ module canopy_router_input #(
   wire logic s_req   = s_valid_q && !s_bad_q && !squash;
 
   for (genvar v = 0; v < NumVcs; v++) begin : gen_buf
-    localparam bit          Coll  = v == canopy_pkg::VcCollUp || v == canopy_pkg::VcCollDown;
-    localparam int unsigned Depth = Coll ? CollBufDepth : BufDepth;
+    localparam int unsigned Depth = canopy_pkg::vc_is_coll(v) ? CollBufDepth : BufDepth;
     localparam int unsigned VPtrW = $clog2(Depth);
     logic [VPtrW:0]   v_count, v_spec;
     logic [VPtrW-1:0] v_wr, v_rd;

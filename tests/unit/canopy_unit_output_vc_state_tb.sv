@@ -2,9 +2,9 @@
 // (driven by output_vc_state_test.cpp).
 //
 // Instantiates canopy_output_vc_state once per parameter set, (NumVcs, Credits, CollCredits)
-// = (4, 1, 1), (4, 3, 2) and (2, 8, 8) (config k = 0..2), sharing the clock and reset. Each config has its own
-// slice of the packed ports, padded to the widest: 4 VCs. output_vc_state_test.cpp holds
-// the same table.
+// = (4, 1, 1), (4, 3, 2) and (2, 8, 8) (config k = 0..2), sharing the clock and reset.
+// Each config has its own slice of the packed ports, padded to the widest: 4 VCs.
+// output_vc_state_test.cpp holds the same table.
 `default_nettype none
 
 module canopy_unit_output_vc_state_tb #(

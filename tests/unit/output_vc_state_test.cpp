@@ -8,7 +8,8 @@
 // back as availability stalls the link forever.
 //
 // What: (NumVcs, Credits, CollCredits) = (4, 1, 1), (4, 3, 2) and (2, 8, 8) at once (see
-// canopy_unit_output_vc_state_tb.sv; CollCredits on the collective VCs 2 and 3). Each cycle, per config, the test plays
+// canopy_unit_output_vc_state_tb.sv; CollCredits on the collective VCs 2 and 3). Each
+// cycle, per config, the test plays
 //   - the allocator: with some probability grants one VC whose ready_o is set (one-hot;
 //     grant_last_i random when nothing is granted): on a VC its packet owns, a body flit
 //     or the tail; on a free VC (busy_o low) a new head, sometimes a one-flit packet (head
@@ -18,11 +19,13 @@
 //     holding flits with some probability and returns the credit (credit_i).
 // Phases of random densities, among them stalls (the receiver frees nothing, so credits
 // run out) and floods (every cycle a grant). The model: per VC the sender's credits
-// (Credits or CollCredits out of reset; -1 per flit sent, +1 per credit returned) and the owner (a head
-// that is not a tail takes the VC, a tail frees it). Checked every cycle, per VC:
+// (Credits or CollCredits out of reset; -1 per flit sent, +1 per credit returned) and the
+// owner (a head that is not a tail takes the VC, a tail frees it). Checked every cycle,
+// per VC:
 //   - ready_o is set exactly when a credit is left beyond the flit sent this cycle
 //     (credits - sent_i >= 1): never without one (the receiver's buffer holds at most
-//     the VC's credits out of reset, checked too), and back as soon as a returned credit makes one;
+//     the VC's credits out of reset, checked too), and back as soon as a returned credit
+//     makes one;
 //   - busy_o is set exactly from the cycle after a head (not a tail) is granted up to and
 //     including the cycle its tail is granted.
 // No RTL assertion may fire (the credit counter's checks included).
@@ -32,6 +35,7 @@
 #include <vector>
 
 #include "Vtb.h"
+#include "canopy_packet.h"
 #include "unit_common.hpp"
 
 namespace {
@@ -46,7 +50,7 @@ constexpr unsigned kNumCfg = 3;
 constexpr unsigned kMaxVcs = 4;
 constexpr unsigned kNumVcs[kNumCfg]  = {4, 4, 2};
 constexpr unsigned kCredits[kNumCfg] = {1, 3, 8};
-constexpr unsigned kCollCredits[kNumCfg] = {1, 2, 8};  // on the collective VCs, 2 and 3
+constexpr unsigned kCollCredits[kNumCfg] = {1, 2, 8};  // on the collective VCs
 
 constexpr uint64_t kSeed     = 0x0c7ed175c0ffee05ull;
 constexpr uint64_t kPhases   = 200;
@@ -80,7 +84,8 @@ class OutputVcStateTest {
             lanes_[k].vc.assign(kNumVcs[k], Vc{});
             for (unsigned c = 0; c < kNumVcs[k]; c++) {
                 Vc &v = lanes_[k].vc[c];
-                v.max = (c == 2 || c == 3) ? kCollCredits[k] : kCredits[k];
+                const bool coll = c == CANOPY_VC_COLL_UP || c == CANOPY_VC_COLL_DOWN;
+                v.max = coll ? kCollCredits[k] : kCredits[k];
                 v.credits = v.max;
             }
         }
