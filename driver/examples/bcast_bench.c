@@ -62,8 +62,8 @@ static const char *impl_names[] = {"sw-binomial", "sw-scatter-allgather", "sw-ch
 /* The whole state of one PE. Window layout:
  *   [0, maxb)            A: where the broadcast lands (the root's own copy too)
  *   [maxb, 2 maxb)       B: the root's source buffer
- *   flags (8-byte words): hello[n] and bar[HX_BAR_ROUNDS] (the harness's), binom, scat,
- *                         ag, chain, report[n][4] (the harness's, node 0) */
+ *   flags (8-byte words): hello[n] and bar[HX_BAR_BYTES / 8] (the harness's), binom,
+ *                         scat, ag, chain, report[n][4] (the harness's, node 0) */
 struct bench {
     struct harness h; /* device, me, n, root, rank, ring order, window, harness flags */
     size_t maxb, seg;
@@ -313,7 +313,7 @@ int main(int argc, char **argv)
     b.off_b = b.maxb;
     b.h.off_hello = 2 * b.maxb;
     b.h.off_bar = b.h.off_hello + 8u * (unsigned)b.h.n;
-    b.off_binom = b.h.off_bar + 8u * HX_BAR_ROUNDS;
+    b.off_binom = b.h.off_bar + HX_BAR_BYTES;
     b.off_scat = b.off_binom + 8;
     b.off_ag = b.off_scat + 8;
     b.off_chain = b.off_ag + 8;

@@ -77,7 +77,7 @@ static const char *dtype_names[] = {"i32", "u32", "i64", "u64"};
  *                              doubling round k, the fold's hand-over in RX[LOGP]; the
  *                              ring's reduce-scatter in RX[0], chunk k at its own offset)
  *   flags (8-byte words): hello[n] (node 0: one per PE; others: word 0 = go),
- *                         bar[HX_BAR_ROUNDS] (harness barrier), dis[HX_BAR_ROUNDS] (the measured
+ *                         bar[HX_BAR_BYTES / 8] (harness barrier), dis[HX_BAR_ROUNDS] (the measured
  *                         dissemination barrier), red[LOGP] (binomial children), bc
  *                         (binomial broadcast), rd[LOGP] (recursive doubling rounds),
  *                         fold_pre, fold_post, rs, ag (ring), report[n][4] (node 0) */
@@ -447,7 +447,7 @@ int main(int argc, char **argv)
     b.off_rx = 2 * b.maxb;
     b.h.off_hello = rx(&b, b.logp + 1);
     b.h.off_bar = b.h.off_hello + 8u * (unsigned)b.h.n;
-    b.off_dis = b.h.off_bar + 8u * HX_BAR_ROUNDS;
+    b.off_dis = b.h.off_bar + HX_BAR_BYTES;
     b.off_red = b.off_dis + 8u * HX_BAR_ROUNDS;
     b.off_bc = b.off_red + 8u * MAX_LOGP;
     b.off_rd = b.off_bc + 8;
