@@ -60,10 +60,11 @@
  * default HX_START_SLACK_PER_ROUND per round (ceil(log2 n), at least 1): the barrier from
  * the last entry to the last exit measured 734 cycles on 3x3 (4 rounds) and 1,101 on
  * 4x4x4 (6 rounds), 183.5 per round on both (a flag put: MMIO write, injection, the
- * hops, DMA write, the wake-up); 256 leaves 72 a round, on 8x8x8 (9 rounds, up to 4
- * hops more a round at 3 cycles a hop) still about 60. Doubled on a late node (hx_start_ok),
- * up to HX_START_SLACK_MAX (far below the co-simulation's stall watchdog of 2,000,000
- * idle cycles). */
+ * hops, DMA write, the wake-up), and 1,661 on 8x8x8 (9 rounds, 184.6 per round: its
+ * longer rounds add a few hops at 3 cycles each). 256 a round left at least 290 cycles
+ * to spare (start_margin) on 3x3, 415 on 4x4x4 and 643 on 8x8x8. Doubled on a late node
+ * (hx_start_ok), up to HX_START_SLACK_MAX (far below the co-simulation's stall watchdog
+ * of 2,000,000 idle cycles). */
 #define HX_START_SLACK_PER_ROUND 256u
 #define HX_START_SLACK_MAX (1u << 18)
 #define HX_REPORT_BYTES 32u /* one node's record at off_report */
