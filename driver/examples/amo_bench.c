@@ -267,7 +267,7 @@ int main(int argc, char **argv)
     ns_per_cycle = 1.0;
     H.off_hello = 0;
     H.off_bar = 8u * (unsigned)H.n;
-    H.off_report = H.off_bar + 8u * HX_BAR_ROUNDS;
+    H.off_report = H.off_bar + HX_BAR_BYTES;
     off_cnt = H.off_report + HX_REPORT_BYTES * (unsigned)H.n;
     off_reply = off_cnt + 64;
     off_sreply = off_reply + 64;

@@ -2,6 +2,7 @@
  *
  *   sim/canopy-run -n N --torus T build/driver/examples/bcast_bench --impl IMPL
  *       [--root R] [--sizes 8,64,...] [--reps 3] [--large-reps 1] [--seg BYTES]
+ *       [--start-slack CYCLES] [--hop-latency 1]
  *
  * Every PE runs it. IMPL is one of
  *   sw-binomial           binomial tree of puts: log2(P) rounds, each node forwards the
@@ -23,14 +24,29 @@
  * its own window (canopy_wait_u64).
  *
  * Per size and repetition: every node zeroes its receive area and the root writes a fresh
- * pattern (a function of the size and the sequence number); a dissemination barrier of
- * flags; the root reads canopy_cycles() (the start) and the broadcast runs; every node
- * reads canopy_cycles() once all the bytes are in its window, checks every byte (and that
- * the 64 bytes after the message are untouched) and exits 1 on a mismatch. After a second
- * barrier each node reports its completion cycle to node 0, which takes the latest minus
- * the start. Node 0 prints one JSON record per size (the median over the repetitions).
- * --reps applies below 64 KiB, --large-reps from 64 KiB up: the co-simulation is
- * deterministic, so one repetition of a large size is enough.
+ * pattern (a function of the size and the sequence number); the harness's synchronized
+ * start (hx_start, bench_harness.h): a dissemination barrier of flags that also agrees on
+ * a start cycle T, the latest node's entry into it plus the start slack, and every node
+ * sleeps until T, so every node (the root and, for hw, every member calling
+ * canopy_bcast) starts the broadcast at the same cycle T. Every node reads
+ * canopy_cycles() once all the bytes are in its window, checks every byte (and that the
+ * 64 bytes after the message are untouched) and exits 1 on a mismatch. After a second
+ * barrier (hx_start_ok) each node reports its completion cycle to node 0, which takes the
+ * latest minus T. Node 0 prints one JSON record per size (the median over the
+ * repetitions). --reps applies below 64 KiB, --large-reps from 64 KiB up: the
+ * co-simulation is deterministic, so one repetition of a large size is enough.
+ *
+ * Why the synchronized start: nodes leave a barrier with a skew (on 4x4x4 up to a few
+ * hundred cycles), and measured from the root's exit the time took in the skew of the
+ * other nodes (a node that leaves late reads its completion late): small-message figures
+ * swung by about as much with any change of the barrier's timing. --start-slack CYCLES
+ * sets the slack (default: hx_start_slack_default, from the barrier's measured duration);
+ * a repetition in which some node left the barrier after T is run again with twice the
+ * slack (a note on stderr). The record gives start_slack (the slack in the end),
+ * start_reruns, start_margin (the least, over nodes and repetitions, of T minus the cycle
+ * the node left the barrier: how much of the slack was to spare) and start_skew (the
+ * most, over nodes and repetitions, that a node's start differed from T: 0 when the
+ * wake-up is exact).
  *
  * The harness (hello, barrier, ring order, reports to node 0) is bench_harness.c's.
  *
@@ -62,8 +78,8 @@ static const char *impl_names[] = {"sw-binomial", "sw-scatter-allgather", "sw-ch
 /* The whole state of one PE. Window layout:
  *   [0, maxb)            A: where the broadcast lands (the root's own copy too)
  *   [maxb, 2 maxb)       B: the root's source buffer
- *   flags (8-byte words): hello[n] and bar[HX_BAR_ROUNDS] (the harness's), binom, scat,
- *                         ag, chain, report[n][4] (the harness's, node 0) */
+ *   flags (8-byte words): hello[n] and bar[HX_BAR_BYTES / 8] (the harness's), binom,
+ *                         scat, ag, chain, report[n][4] (the harness's, node 0) */
 struct bench {
     struct harness h; /* device, me, n, root, rank, ring order, window, harness flags */
     size_t maxb, seg;
@@ -208,31 +224,55 @@ static uint64_t run_hw(struct bench *b, size_t bytes)
 #endif
 }
 
+/* The synchronized start's figures over the repetitions of one record (node 0, from the
+ * reports {done, start, T - the cycle the node left the start barrier}). */
+struct start_stats {
+    uint64_t margin, skew;
+};
+
+static void start_stats_add(const struct bench *b, struct start_stats *st, uint64_t t0)
+{
+    for (int s = 0; s < b->h.n; ++s) {
+        const volatile uint64_t *r = hx_word(&b->h, b->h.off_report + HX_REPORT_BYTES * (unsigned)s);
+        const uint64_t skew = r[1] > t0 ? r[1] - t0 : t0 - r[1];
+        if (skew > st->skew) st->skew = skew;
+        if (r[2] < st->margin) st->margin = r[2];
+    }
+}
+
+static void start_stats_print(const struct bench *b, const struct start_stats *st, unsigned reruns)
+{
+    printf(", \"start_slack\": %" PRIu64 ", \"start_reruns\": %u, \"start_margin\": %" PRIu64
+           ", \"start_skew\": %" PRIu64, b->h.start_slack, reruns, st->margin, st->skew);
+}
+
 /* Zero-load latency per hop: one 8-byte broadcast from the root; every node reports the
  * cycle its copy completed; node 0 fits completion - start = base + slope * hops, start
- * being the root's cycle when it began and hops the node's torus distance from the root
+ * being T, the cycle every node began at (hx_start), and hops the node's torus distance from the root
  * (its depth in the dimension-ordered tree). The host costs (injection, DMA, polling) are
  * the same at every node and fall into base. */
 static void run_hop_latency(struct bench *b, int impl)
 {
-    const uint64_t seq = 1u << 30;
-    memset(b->h.win, 0, 64);
-    if (b->h.me == b->h.root) pattern(b->h.win + b->off_b, 8, seq);
-    hx_barrier(&b->h);
-    const uint64_t start = canopy_cycles(b->h.dev);
-    uint64_t t = 0;
-    switch (impl) {
-    case SW_BINOMIAL: t = run_binomial(b, 8, seq); break;
-    case SW_SCATTER_ALLGATHER: t = run_scatter_allgather(b, 8, seq); break;
-    case SW_CHAIN: t = run_chain(b, 8, seq); break;
-    default: t = run_hw(b, 8); break;
+    uint64_t seq = 1u << 30, start, t = 0;
+    for (;; ++seq) { /* once, or again if a node started late (hx_start_ok) */
+        memset(b->h.win, 0, 64);
+        if (b->h.me == b->h.root) pattern(b->h.win + b->off_b, 8, seq);
+        start = hx_start(&b->h);
+        switch (impl) {
+        case SW_BINOMIAL: t = run_binomial(b, 8, seq); break;
+        case SW_SCATTER_ALLGATHER: t = run_scatter_allgather(b, 8, seq); break;
+        case SW_CHAIN: t = run_chain(b, 8, seq); break;
+        default: t = run_hw(b, 8); break;
+        }
+        verify(b, 8, seq, impl_names[impl]);
+        if (hx_start_ok(&b->h)) break;
     }
-    verify(b, 8, seq, impl_names[impl]);
-    hx_barrier(&b->h);
-    hx_report(&b->h, t, b->h.me == b->h.root ? start : 0, 0, seq);
+    hx_report(&b->h, t, start, b->h.start_at - b->h.start_left, seq);
     if (b->h.me != 0) return;
     hx_collect(&b->h, seq);
-    const uint64_t t0 = hx_word(&b->h, b->h.off_report + HX_REPORT_BYTES * (unsigned)b->h.root)[1];
+    const uint64_t t0 = b->h.start_at; /* every node started at T (start_skew says how exactly) */
+    struct start_stats st = {.margin = UINT64_MAX};
+    start_stats_add(b, &st, t0);
     for (int s = 0; s < b->h.n; ++s)
         if (hx_word(&b->h, b->h.off_report + HX_REPORT_BYTES * (unsigned)s)[0] < t0)
             hx_die(&b->h, "hop latency: node %d done before the root started", s);
@@ -257,15 +297,18 @@ static void run_hop_latency(struct bench *b, int impl)
     }
     const double n = b->h.n, slope = (n * sxy - sx * sy) / (n * sxx - sx * sx), base = (sy - slope * sx) / n;
     printf("{\"bench\": \"bcast-hop-latency\", \"impl\": \"%s\", \"torus\": \"%s\", \"nodes\": %d, "
-           "\"root\": %d, \"bytes\": 8, \"cycles_per_hop\": %.2f, \"base_cycles\": %.1f, \"max_hops\": %d}\n",
+           "\"root\": %d, \"bytes\": 8, \"cycles_per_hop\": %.2f, \"base_cycles\": %.1f, \"max_hops\": %d",
            impl_names[impl], b->h.torus, b->h.n, b->h.root, slope, base, maxh);
+    start_stats_print(b, &st, 0);
+    printf("}\n");
     fflush(stdout);
 }
 
 static void usage(void)
 {
     fprintf(stderr, "usage: bcast_bench --impl sw-binomial|sw-scatter-allgather|sw-chain|hw [--root N] "
-                    "[--sizes 8,64,...] [--reps R] [--large-reps R] [--seg BYTES]\n");
+                    "[--sizes 8,64,...] [--reps R] [--large-reps R] [--seg BYTES] [--start-slack CYCLES] "
+                    "[--hop-latency 1]\n");
     exit(2);
 }
 
@@ -273,6 +316,7 @@ int main(int argc, char **argv)
 {
     int impl = -1, reps = 3, large_reps = 1, hop_latency = 0, root = 0;
     size_t sizes[HX_MAX_SIZES], nsizes = 0, seg = 0; /* 0: chain_seg's default */
+    const char *slack = NULL; /* --start-slack; NULL: the harness's default */
     struct bench b = {0};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -290,6 +334,8 @@ int main(int argc, char **argv)
             reps = atoi(v);
         } else if (!strcmp(a, "--large-reps")) {
             large_reps = atoi(v);
+        } else if (!strcmp(a, "--start-slack")) {
+            slack = v;
         } else if (!strcmp(a, "--seg")) {
             seg = strtoull(v, NULL, 0);
         } else if (!strcmp(a, "--sizes")) {
@@ -310,10 +356,11 @@ int main(int argc, char **argv)
     b.seg = seg;
 
     hx_open(&b.h, "bcast_bench", root);
+    if (slack) hx_set_start_slack(&b.h, slack);
     b.off_b = b.maxb;
     b.h.off_hello = 2 * b.maxb;
     b.h.off_bar = b.h.off_hello + 8u * (unsigned)b.h.n;
-    b.off_binom = b.h.off_bar + 8u * HX_BAR_ROUNDS;
+    b.off_binom = b.h.off_bar + HX_BAR_BYTES;
     b.off_scat = b.off_binom + 8;
     b.off_ag = b.off_scat + 8;
     b.off_chain = b.off_ag + 8;
@@ -346,12 +393,14 @@ int main(int argc, char **argv)
         const size_t bytes = sizes[si];
         const int nrep = bytes >= 65536 ? large_reps : reps;
         uint64_t cyc[64];
-        for (int rep = 0; rep < nrep && rep < 64; ++rep) {
+        struct start_stats st = {.margin = UINT64_MAX};
+        const unsigned reruns0 = b.h.start_reruns;
+        for (int rep = 0; rep < nrep && rep < 64;) {
             ++seq;
             memset(b.h.win, 0, bytes + GUARD < b.maxb ? bytes + GUARD : b.maxb);
             if (b.h.me == b.h.root) pattern(b.h.win + b.off_b, bytes, seq);
-            hx_barrier(&b.h);
-            uint64_t start = canopy_cycles(b.h.dev), t = 0;
+            const uint64_t start = hx_start(&b.h);
+            uint64_t t = 0;
             switch (impl) {
             case SW_BINOMIAL: t = run_binomial(&b, bytes, seq); break;
             case SW_SCATTER_ALLGATHER: t = run_scatter_allgather(&b, bytes, seq); break;
@@ -359,20 +408,23 @@ int main(int argc, char **argv)
             default: t = run_hw(&b, bytes); break;
             }
             verify(&b, bytes, seq, impl_names[impl]);
-            hx_barrier(&b.h);
-            /* report: {done cycle, start cycle (root only), 0, seq}; seq last, same packet */
-            hx_report(&b.h, t, b.h.me == b.h.root ? start : 0, 0, seq);
+            if (!hx_start_ok(&b.h)) continue; /* a node started late: again, with twice the slack */
+            /* report: {done cycle, start cycle, T - the cycle it left the start barrier, seq};
+             * seq last, same packet */
+            hx_report(&b.h, t, start, b.h.start_at - b.h.start_left, seq);
             if (b.h.me == 0) {
                 hx_collect(&b.h, seq);
-                uint64_t last = 0, t0 = 0;
+                const uint64_t t0 = b.h.start_at;
+                uint64_t last = 0;
                 for (int s = 0; s < b.h.n; ++s) {
                     const volatile uint64_t *r = hx_word(&b.h, b.h.off_report + HX_REPORT_BYTES * (unsigned)s);
                     if (r[0] > last) last = r[0];
-                    if (s == b.h.root) t0 = r[1];
                 }
                 if (last < t0) hx_die(&b.h, "report: completion %" PRIu64 " before the start %" PRIu64, last, t0);
+                start_stats_add(&b, &st, t0);
                 cyc[rep] = last - t0;
             }
+            ++rep;
         }
         if (b.h.me == 0) {
             const int m = nrep < 64 ? nrep : 64;
@@ -384,6 +436,7 @@ int main(int argc, char **argv)
                    impl_names[impl], b.h.torus, b.h.n, b.h.root, bytes, c, (double)bytes / (double)c,
                    c * ns_per_cycle, m, cyc[0], cyc[m - 1]);
             if (impl == SW_CHAIN) printf(", \"seg\": %zu", chain_seg(&b, bytes));
+            start_stats_print(&b, &st, b.h.start_reruns - reruns0);
             printf("}\n");
             fflush(stdout);
         }

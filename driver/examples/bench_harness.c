@@ -1,6 +1,7 @@
 /* bench_harness.c: the collective benchmarks' shared harness (see bench_harness.h). */
 #include "bench_harness.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@ void hx_open(struct harness *h, const char *prog, int root)
     h->me = canopy_my_node(h->dev);
     h->n = canopy_num_nodes(h->dev);
     h->root = root;
+    h->start_slack = hx_start_slack_default(h->n);
     if (root < 0 || root >= h->n) {
         fprintf(stderr, "%s: --root must be 0..%d\n", prog, h->n - 1);
         exit(2);
@@ -46,16 +48,94 @@ void hx_wait_ge(struct harness *h, uint64_t off, uint64_t value, const char *wha
     hx_must(h, canopy_wait_u64(h->dev, hx_word(h, off), CANOPY_CMP_GE, value, HX_TIMEOUT_NS), what);
 }
 
-/* In round k, tell node me + 2^k, wait for node me - 2^k. Earlier puts are completed
- * first (quiet), so nothing of the previous repetition is in flight. */
-void hx_barrier(struct harness *h)
+/* In round k, tell node me + 2^k what this node knows (the maximum of the values it has
+ * seen), wait for node me - 2^k's, take the larger. After round k a node has seen the
+ * values of nodes me - 2^(k+1) + 1 .. me, so after ceil(log2 n) rounds every node's. */
+static uint64_t dissemination(struct harness *h, uint64_t value)
+{
+    ++h->epoch;
+    const uint64_t set = h->off_bar + 16u * HX_BAR_ROUNDS * (h->epoch & 1);
+    uint64_t m = value;
+    for (int k = 0, d = 1; d < h->n; ++k, d <<= 1) {
+        const uint64_t off = set + 16u * (unsigned)k, flag[2] = {m, h->epoch}; /* epoch last */
+        hx_must(h, canopy_put(h->dev, (h->me + d) % h->n, off, flag, sizeof flag, 0), "barrier put");
+        hx_wait_ge(h, off + 8, h->epoch, "barrier wait");
+        const uint64_t v = hx_word(h, off)[0];
+        if (v > m) m = v;
+    }
+    return m;
+}
+
+/* Earlier puts are completed first (quiet), so nothing of the previous repetition is in
+ * flight. */
+uint64_t hx_barrier_max(struct harness *h, uint64_t value)
 {
     hx_must(h, canopy_quiet(h->dev, HX_TIMEOUT_NS), "barrier quiet");
-    ++h->epoch;
-    for (int k = 0, d = 1; d < h->n; ++k, d <<= 1) {
-        hx_put_flag(h, (h->me + d) % h->n, h->off_bar + 8u * (unsigned)k, h->epoch);
-        hx_wait_ge(h, h->off_bar + 8u * (unsigned)k, h->epoch, "barrier wait");
+    return dissemination(h, value);
+}
+
+void hx_barrier(struct harness *h) { (void)hx_barrier_max(h, 0); }
+
+uint64_t hx_start_slack_default(int n)
+{
+    int rounds = 1;
+    while ((1 << rounds) < n) ++rounds;
+    return HX_START_SLACK_PER_ROUND * (uint64_t)rounds;
+}
+
+void hx_set_start_slack(struct harness *h, const char *v)
+{
+    char *end;
+    const unsigned long long s = strtoull(v, &end, 0);
+    if (end == v || *end || s < 1 || s > HX_START_SLACK_MAX) {
+        fprintf(stderr, "%s: --start-slack must be 1..%u cycles\n", h->prog, HX_START_SLACK_MAX);
+        exit(2);
     }
+    h->start_slack = s;
+}
+
+/* Sleep until cycle t: wait, with the time left as the timeout, for a word nobody writes
+ * (so only the timeout ends the wait). The timeout in ns is the cycles left times the
+ * device's ns per cycle, rounded down (canopy_time_ns is itself rounded down), so the wait
+ * never ends after t; the loop takes what is left, if anything. */
+static void sleep_until(struct harness *h, uint64_t t)
+{
+    for (;;) {
+        const uint64_t now = canopy_cycles(h->dev), ns = canopy_time_ns(h->dev);
+        if (now >= t) return;
+        if (now == 0) hx_die(h, "the synchronized start needs the device's cycle counter (canopy_cycles)");
+        const uint64_t timeout = (t - now) * ns / now; /* t - now <= start_slack */
+        const int rc = canopy_wait_u64(h->dev, hx_word(h, h->off_bar + HX_BAR_SLEEP_OFF), CANOPY_CMP_NE, 0, timeout);
+        if (rc == CANOPY_OK) hx_die(h, "start: the word slept on was written");
+        if (rc != CANOPY_ETIMEDOUT) hx_must(h, rc, "start sleep");
+    }
+}
+
+uint64_t hx_start(struct harness *h)
+{
+    hx_must(h, canopy_quiet(h->dev, HX_TIMEOUT_NS), "start quiet");
+    const uint64_t entered = canopy_cycles(h->dev);
+    h->start_at = dissemination(h, entered) + h->start_slack;
+    h->start_left = canopy_cycles(h->dev);
+    sleep_until(h, h->start_at);
+    return canopy_cycles(h->dev);
+}
+
+int hx_start_ok(struct harness *h)
+{
+    const uint64_t late = hx_barrier_max(h, h->start_left > h->start_at ? h->start_left - h->start_at : 0);
+    if (!late) return 1;
+    if (2 * h->start_slack > HX_START_SLACK_MAX)
+        hx_die(h, "a node left the start barrier %" PRIu64 " cycles after the agreed start with a start slack of %"
+               PRIu64 " cycles, and the slack cannot be doubled past %u: give a --start-slack that covers the barrier",
+               late, h->start_slack, HX_START_SLACK_MAX);
+    if (h->me == 0)
+        fprintf(stderr, "%s: a node left the start barrier %" PRIu64 " cycles after the agreed start (start slack %"
+                PRIu64 " cycles): repetition run again with a start slack of %" PRIu64 " (--start-slack)\n",
+                h->prog, late, h->start_slack, 2 * h->start_slack);
+    h->start_slack *= 2;
+    ++h->start_reruns;
+    return 0;
 }
 
 /* Every PE says hello to node 0 until its window takes the put; node 0 waits for all and

@@ -3,7 +3,7 @@
  *
  *   sim/canopy-run -n N --torus T build/driver/examples/reduce_bench --bench B --impl IMPL
  *       [--root R] [--sizes 8,64,...] [--reps 3] [--op sum|min|max] [--dtype i32|u32|i64|u64]
- *       [--inflight 32]
+ *       [--inflight 32] [--start-slack CYCLES]
  *
  * Every PE runs it. B and IMPL:
  *   reduce     sw-binomial            binomial tree to the root: a node waits for its
@@ -35,18 +35,30 @@
  * element type; integer sums wrap, as in the routers.
  *
  * Per size and repetition: every node writes its input (a function of the node, the
- * element index and the sequence number) and zeroes its result area; a dissemination
- * barrier of flags (the harness's own, with a quiet first); every node reads
- * canopy_cycles() (its start) and the collective runs; every node reads canopy_cycles()
- * when it is done (reduce: the root holds the result; allreduce: this node does; barrier:
- * it left the barrier). The result is checked against a reference computed on the host from
- * the known inputs of all nodes (and the 64 bytes after it must be untouched); a mismatch
- * exits 1. After a second barrier each node reports its start and done cycles to node 0,
- * which takes time = the latest done that counts (reduce: the root's) - the earliest start,
+ * element index and the sequence number) and zeroes its result area; the harness's
+ * synchronized start (hx_start, bench_harness.h: a dissemination barrier of flags, with a
+ * quiet first, that also agrees on a start cycle T, the latest node's entry into it plus
+ * the start slack; every node sleeps until T), so every node starts the collective at the
+ * same cycle T; every node reads canopy_cycles() when it is done (reduce: the root holds
+ * the result; allreduce: this node does; barrier: it left the barrier). The result is
+ * checked against a reference computed on the host from the known inputs of all nodes (and
+ * the 64 bytes after it must be untouched); a mismatch exits 1. After a second barrier
+ * (hx_start_ok) each node reports its start and done cycles to node 0, which takes time =
+ * the latest done that counts (reduce: the root's) - T (the earliest start: every node's),
  * and prints one JSON record per size (the median over the repetitions; with --inflight,
  * cycles, cycles_min and cycles_max are per allreduce, cycles_total the median total).
- * The start is the earliest node's: the skew with which nodes leave the harness barrier
- * (up to about one put latency) is inside the time, the same for every implementation.
+ *
+ * Why the synchronized start: nodes leave a barrier with a skew (on 4x4x4 up to a few
+ * hundred cycles, on 3x3 tens), and measured from the earliest node out of it the time
+ * took in that skew, since the last node out started late and finished late: small
+ * figures swung by about as much with any change of the barrier's timing, whatever the
+ * collective itself did. --start-slack CYCLES sets the slack (default:
+ * hx_start_slack_default, from the barrier's measured duration); a repetition in which
+ * some node left the barrier after T is run again with twice the slack (a note on
+ * stderr). The record gives start_slack (the slack in the end), start_reruns,
+ * start_margin (the least, over nodes and repetitions, of T minus the cycle the node left
+ * the barrier) and start_skew (the most, over nodes and repetitions, that a node's start
+ * differed from T: 0 when the wake-up is exact).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -77,7 +89,7 @@ static const char *dtype_names[] = {"i32", "u32", "i64", "u64"};
  *                              doubling round k, the fold's hand-over in RX[LOGP]; the
  *                              ring's reduce-scatter in RX[0], chunk k at its own offset)
  *   flags (8-byte words): hello[n] (node 0: one per PE; others: word 0 = go),
- *                         bar[HX_BAR_ROUNDS] (harness barrier), dis[HX_BAR_ROUNDS] (the measured
+ *                         bar[HX_BAR_BYTES / 8] (harness barrier), dis[HX_BAR_ROUNDS] (the measured
  *                         dissemination barrier), red[LOGP] (binomial children), bc
  *                         (binomial broadcast), rd[LOGP] (recursive doubling rounds),
  *                         fold_pre, fold_post, rs, ag (ring), report[n][4] (node 0) */
@@ -367,7 +379,7 @@ static uint64_t run_once(struct bench *b, int kind, int impl, size_t bytes, int 
 static void usage(void)
 {
     fprintf(stderr, "usage: reduce_bench --bench reduce|allreduce|barrier --impl IMPL [--root N] [--sizes 8,64,...] "
-                    "[--reps R] [--op sum|min|max] [--dtype i32|u32|i64|u64] [--inflight K]\n"
+                    "[--reps R] [--op sum|min|max] [--dtype i32|u32|i64|u64] [--inflight K] [--start-slack CYCLES]\n"
                     "  reduce: sw-binomial|hw; allreduce: sw-binomial|sw-recursive-doubling|sw-ring|hw; "
                     "barrier: sw-dissemination|hw\n");
     exit(2);
@@ -385,6 +397,7 @@ int main(int argc, char **argv)
 {
     int kind = -1, impl = -1, reps = 3, inflight = 0, root = 0;
     size_t sizes[HX_MAX_SIZES], nsizes = 0;
+    const char *slack = NULL; /* --start-slack; NULL: the harness's default */
     struct bench b = {.op = CANOPY_OP_SUM, .dtype = CANOPY_DT_I64};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -398,6 +411,8 @@ int main(int argc, char **argv)
             root = atoi(v);
         } else if (!strcmp(a, "--reps")) {
             reps = atoi(v);
+        } else if (!strcmp(a, "--start-slack")) {
+            slack = v;
         } else if (!strcmp(a, "--inflight")) {
             inflight = atoi(v);
         } else if (!strcmp(a, "--op")) {
@@ -440,6 +455,7 @@ int main(int argc, char **argv)
     b.maxb = (b.maxb + GUARD + 63) & ~(size_t)63;
 
     hx_open(&b.h, "reduce_bench", root);
+    if (slack) hx_set_start_slack(&b.h, slack);
     b.logp = 0;
     while ((1 << b.logp) < b.h.n) ++b.logp;
     if (b.logp > MAX_LOGP) hx_die(&b.h, "more than 2^%d nodes", MAX_LOGP);
@@ -447,7 +463,7 @@ int main(int argc, char **argv)
     b.off_rx = 2 * b.maxb;
     b.h.off_hello = rx(&b, b.logp + 1);
     b.h.off_bar = b.h.off_hello + 8u * (unsigned)b.h.n;
-    b.off_dis = b.h.off_bar + 8u * HX_BAR_ROUNDS;
+    b.off_dis = b.h.off_bar + HX_BAR_BYTES;
     b.off_red = b.off_dis + 8u * HX_BAR_ROUNDS;
     b.off_bc = b.off_red + 8u * MAX_LOGP;
     b.off_rd = b.off_bc + 8;
@@ -477,8 +493,9 @@ int main(int argc, char **argv)
     char what[96];
     for (size_t si = 0; si < nsizes; ++si) {
         const size_t bytes = sizes[si];
-        uint64_t cyc[64];
-        for (int rep = 0; rep < reps; ++rep) {
+        uint64_t cyc[64], margin = UINT64_MAX, skew = 0;
+        const unsigned reruns0 = b.h.start_reruns;
+        for (int rep = 0; rep < reps;) {
             const uint64_t seq0 = seq + 1;
             seq += (uint64_t)nops;
             /* Inputs: one vector of `bytes` (inflight: K words, word j with seq0 + j). */
@@ -489,8 +506,7 @@ int main(int argc, char **argv)
                 input(b.h.win + b.off_s, b.h.me, bytes, b.es, seq0);
             memset(b.h.win, 0, bytes + GUARD);
             memset(b.h.win + b.off_rx, 0, (size_t)(b.logp + 1) * b.maxb);
-            hx_barrier(&b.h);
-            const uint64_t start = canopy_cycles(b.h.dev);
+            const uint64_t start = hx_start(&b.h);
             const uint64_t t = run_once(&b, kind, impl, bytes, inflight, seq0);
             /* Check: reduce at the root, allreduce everywhere; the guard everywhere (and an
              * untouched result area at the other nodes of a hardware reduce). */
@@ -511,21 +527,26 @@ int main(int argc, char **argv)
                 check(&b, b.h.win, ref, bytes, what);
             }
             if (kind != B_BARRIER) check_guard(&b, bytes, what);
-            hx_barrier(&b.h);
-            /* report: {start, done (0 if it does not count), 0, seq}; seq last, same packet */
+            if (!hx_start_ok(&b.h)) continue; /* a node started late: again, with twice the slack */
+            /* report: {start, done (0 if it does not count), T - the cycle it left the start
+             * barrier, seq}; seq last, same packet */
             const int counts = kind != B_REDUCE || b.h.me == b.h.root;
-            hx_report(&b.h, start, counts ? t : 0, 0, seq);
+            hx_report(&b.h, start, counts ? t : 0, b.h.start_at - b.h.start_left, seq);
             if (b.h.me == 0) {
                 hx_collect(&b.h, seq);
-                uint64_t last = 0, t0 = UINT64_MAX;
+                const uint64_t t0 = b.h.start_at; /* every node's start (start_skew: how exactly) */
+                uint64_t last = 0;
                 for (int s = 0; s < b.h.n; ++s) {
                     const volatile uint64_t *r = hx_word(&b.h, b.h.off_report + HX_REPORT_BYTES * (unsigned)s);
-                    if (r[0] < t0) t0 = r[0];
+                    const uint64_t d = r[0] > t0 ? r[0] - t0 : t0 - r[0];
+                    if (d > skew) skew = d;
                     if (r[1] > last) last = r[1];
+                    if (r[2] < margin) margin = r[2];
                 }
                 if (last < t0) hx_die(&b.h, "report: completion %" PRIu64 " before the start %" PRIu64, last, t0);
                 cyc[rep] = last - t0;
             }
+            ++rep;
         }
         if (b.h.me == 0) {
             qsort(cyc, (size_t)reps, sizeof cyc[0], hx_cmp_u64);
@@ -539,6 +560,8 @@ int main(int argc, char **argv)
                    dtype_names[b.dtype], b.h.root, per * ns_per_cycle, reps, (cyc[0] + div / 2) / div,
                    (cyc[reps - 1] + div / 2) / div);
             if (inflight) printf(", \"inflight\": %d, \"cycles_total\": %" PRIu64, inflight, c);
+            printf(", \"start_slack\": %" PRIu64 ", \"start_reruns\": %u, \"start_margin\": %" PRIu64
+                   ", \"start_skew\": %" PRIu64, b.h.start_slack, b.h.start_reruns - reruns0, margin, skew);
             printf("}\n");
             fflush(stdout);
         }
