@@ -21,7 +21,7 @@
 //     at the tail so every queued request gets a chunk in turn; back_ready_o is low only in
 //     a cycle with an arrival (arrivals never wait). retire_* / amo_retire_*: a request is
 //     answered completely (by the get server / the AMO unit, possibly in the same cycle);
-//     its source may send another.
+//     its source may send another. The source's count goes down the cycle after.
 //   - busy_o: requests held (queued, offered or being served).
 // Structure: one FIFO in a simple dual-port RAM (MaxNodes * Slots entries, rounded up to a
 // power of two: it can never fill, since every entry counts against its source) with a
@@ -72,6 +72,27 @@ module canopy_get_table #(
   `CANOPY_STATIC_ASSERT(gen_slots_check, Slots >= 1 && Slots <= 3, "Slots must be 1..3")
 
   // ---------------------------------------------------------------- per-source counts
+  // Retirements are applied a cycle after they are signalled: they come late in the cycle
+  // (the get server and the AMO unit retire a request as its last response is injected),
+  // and the MaxNodes-way count update sits across the node from them. A source's count
+  // then stays one cycle longer, which can refuse nothing a source may send: it learns
+  // of the retirement only from the response, many cycles later.
+  logic                          ret_q, aret_q;
+  logic [IdW-1:0]                ret_idx_q, aret_idx_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      ret_q  <= 1'b0;
+      aret_q <= 1'b0;
+    end else begin
+      ret_q  <= retire_i;
+      aret_q <= amo_retire_i;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    ret_idx_q  <= retire_idx_i;
+    aret_idx_q <= amo_retire_idx_i;
+  end
+
   logic [MaxNodes-1:0][CntW-1:0] cnt_q;
   logic [MaxNodes-1:0]           push_oh, retire_oh, aretire_oh;
   logic [IdW-1:0]                look_q;     // the index push_ok_q answers for
@@ -83,8 +104,8 @@ module canopy_get_table #(
   logic [CntW-1:0] look_next;
   assign look_next = cnt_q[push_idx_i]
                      + CntW'(push)
-                     - CntW'(retire_i && retire_idx_i == push_idx_i)
-                     - CntW'(amo_retire_i && amo_retire_idx_i == push_idx_i);
+                     - CntW'(ret_q && ret_idx_q == push_idx_i)
+                     - CntW'(aret_q && aret_idx_q == push_idx_i);
 
   always_ff @(posedge clk_i) begin
     look_q    <= push_idx_i;
@@ -94,8 +115,8 @@ module canopy_get_table #(
   // One-hot decoders rather than a comparison per entry: MaxNodes comparators would be
   // most of this block's logic.
   assign push_oh   = push ? MaxNodes'(1) << push_idx_i : '0;
-  assign retire_oh = retire_i ? MaxNodes'(1) << retire_idx_i : '0;
-  assign aretire_oh = amo_retire_i ? MaxNodes'(1) << amo_retire_idx_i : '0;
+  assign retire_oh  = ret_q ? MaxNodes'(1) << ret_idx_q : '0;
+  assign aretire_oh = aret_q ? MaxNodes'(1) << aret_idx_q : '0;
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -176,9 +197,9 @@ module canopy_get_table #(
   `CANOPY_ASSERT(a_look_held, !push_valid_i || push_idx_i == look_q,
                  "a get request's source index changed in the cycle it was offered")
   `CANOPY_ASSERT(a_room, !ram_we || used < (PtrW + 1)'(Depth), "get request FIFO overflow")
-  `CANOPY_ASSERT(a_retire_held, !retire_i || cnt_q[retire_idx_i] != '0,
+  `CANOPY_ASSERT(a_retire_held, !ret_q || cnt_q[ret_idx_q] != '0,
                  "retired a get request its source does not hold")
-  `CANOPY_ASSERT(a_aretire_held, !amo_retire_i || cnt_q[amo_retire_idx_i] > CntW'(retire_i && retire_idx_i == amo_retire_idx_i),
+  `CANOPY_ASSERT(a_aretire_held, !aret_q || cnt_q[aret_idx_q] > CntW'(ret_q && ret_idx_q == aret_idx_q),
                  "retired an atomic its source does not hold")
   `CANOPY_ASSERT(a_take_valid, !head_take_i || head_valid_o, "took a get request that was not offered")
   `CANOPY_ASSERT(a_mark_owed, !mark_i || unmarked_q != '0, "a get marker without an accepted request")
