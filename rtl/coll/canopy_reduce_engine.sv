@@ -47,8 +47,8 @@
 // (OutDepth words) has room, and frees the accumulator with the last word. A reduce
 // that completes while the sender is idle and nothing waits is started at its verdict
 // (cut-through): its header goes out while its last contribution still streams in, and
-// each payload word is sent once it has been written back (the sender follows the writer,
-// never passes it). Otherwise it is queued as ready once its packet's tail has been written
+// each payload word is sent as it is written back (the sender follows the writer, taking
+// the word from the write port, never passes it). Otherwise it is queued as ready once its packet's tail has been written
 // back (a ready queue in block RAM, one entry per (tree, id) at most), and the sender takes
 // the oldest when it is free. Only the sender waits on the output:
 // on the up lane (COLL_UP credits toward the parent) or, at the root, on a working-memory
@@ -602,8 +602,11 @@ module canopy_reduce_engine #(
   logic             s_early_q;  // started at its verdict: payload words as they are written
   logic [WordW:0]   s_wcnt_q;   // its payload words written back so far
   wire logic [WordW:0] s_words = (WordW + 1)'((s_ent_q.f.len + LenW'(7)) >> 3);
-  // A payload word of a reduce started early is read only after it was written back.
-  wire logic s_written = !s_early_q || s_ph_q != 2'd2 || s_idx_q < s_wcnt_q;
+  // A payload word of a reduce started early is issued once it has been written back, or
+  // in the cycle it is written back: words are written back in order, so that word is
+  // s_wcnt_q, and it is taken from the write port (s_byp), not read from the memory.
+  wire logic s_byp     = s_early_q && s_ph_q == 2'd2 && wb_v_q && wb_early_q && s_idx_q == s_wcnt_q;
+  wire logic s_written = !s_early_q || s_ph_q != 2'd2 || s_idx_q < s_wcnt_q || s_byp;
   wire logic s_issue = s_busy_q && rsv_q != RsvW'(Cap) && s_written;
   wire logic s_last  = s_ph_q == 2'd1 ? !s_ent_q.pay : s_ph_q == 2'd2 && s_idx_q + 1'b1 == s_words;
   assign s_free = s_issue && s_last && s_ent_q.has_slot;
@@ -678,8 +681,9 @@ module canopy_reduce_engine #(
 
   logic [63:0] out_rdata;
   // The sender reads a payload word only once it has been written back (a completed
-  // reduce's words all are; one started early waits for each, s_written), so a word it
-  // issues is never the one being written (a_out_collision): no collision logic.
+  // reduce's words all are; one started early waits for each, s_written), or takes it
+  // from the write port in the cycle it is written (s_byp), so the word it reads is never
+  // the one being written (a_out_collision): no collision logic.
   canopy_sdp_ram #(.Width(64), .Depth(PoolSlots * WordsPerId), .CollisionOld(1'b0)) u_acc_out (
     .clk_i,
     .we_i    (wb_v_q),
@@ -691,7 +695,7 @@ module canopy_reduce_engine #(
   );
   // The word issued, a cycle later (with the accumulator word read).
   logic                p1_v_q, p1_ram_q, p1_last_q, p1_root_q;
-  logic [63:0]         p1_d_q;
+  logic [63:0]         p1_d_q;   // a header word, or the payload word written back (s_byp)
   logic [NumLanes-1:0] p1_lanes_q;
   logic [PortW-1:0]    p1_port_q;
   always_ff @(posedge clk_i) begin
@@ -699,9 +703,9 @@ module canopy_reduce_engine #(
     else       p1_v_q <= s_issue;
   end
   always_ff @(posedge clk_i) begin
-    p1_ram_q   <= s_ph_q == 2'd2;
+    p1_ram_q   <= s_ph_q == 2'd2 && !s_byp;
     p1_last_q  <= s_last;
-    p1_d_q     <= s_ph_q == 2'd0 ? ohdr[63:0] : ohdr[127:64];
+    p1_d_q     <= s_byp ? wb_d_q : s_ph_q == 2'd0 ? ohdr[63:0] : ohdr[127:64];
     p1_root_q  <= s_ent_q.root;
     p1_lanes_q <= s_ent_q.lanes;
     p1_port_q  <= s_ent_q.port;
@@ -772,7 +776,7 @@ module canopy_reduce_engine #(
   `CANOPY_ASSERT(a_stage_tail, !tail_q[5] || sg_valid, "a packet's tail without its verdict")
   `CANOPY_ASSERT(a_ready_room, !rq_push || (rq_wr_q - rq_rd_q) < (RqW + 1)'(NumRed),
                  "more completed reduces waiting than (tree, id) pairs")
-  `CANOPY_ASSERT(a_out_collision, !(s_issue && s_ph_q == 2'd2 && wb_v_q
+  `CANOPY_ASSERT(a_out_collision, !(s_issue && s_ph_q == 2'd2 && !s_byp && wb_v_q
                                     && wb_addr_q == {s_ent_q.pslot, s_idx_q[WordW-1:0]}),
                  "the sender issued the accumulator word being written back")
   `CANOPY_ASSERT(a_send_pay, !(s_busy_q && s_ent_q.pay) || s_words != '0, "a payload of no words")
@@ -784,6 +788,8 @@ module canopy_reduce_engine #(
                  "more payload words written back than the reduce started early has")
   `CANOPY_ASSERT(a_early_owner, !(wb_v_q && wb_early_q) || s_early_q,
                  "a word of a reduce started early written back after its sender finished")
+  `CANOPY_ASSERT(a_byp_addr, !s_byp || wb_addr_q == {s_ent_q.pslot, s_idx_q[WordW-1:0]},
+                 "the word taken from the write port is not the one the sender is at")
 endmodule
 
 `default_nettype wire
