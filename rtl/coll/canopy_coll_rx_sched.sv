@@ -43,13 +43,14 @@
 // free slot (its sender held a slot credit, asserted); a request at the root, or a
 // result, waits in its queue for a free slot of its tree.
 //
-// Pipeline. Each flit is classified the cycle it arrives on rx_* (table lookup, checks,
-// the outputs of word 1), and the class is stored with it. Each of the two VC queues has
+// Pipeline. Each flit is classified the cycle it arrives on rx_* (a head's table entry,
+// the outputs of word 1), and the class is stored with it; a head's checks are made from
+// its stored entry at the queue's front. Each of the two VC queues has
 // its front in a register (the queue's storage fills only behind a waiting front), so a
 // flit arriving at cycle t is at the front at t+1. One front per cycle is taken (round
 // robin among the streams that can move), written at t+2 through the registered write
-// stream. Timing: register -> table mux -> checks -> register on the arrival side;
-// register -> can-move -> round robin -> select -> register on the write side.
+// stream. Timing: crossbar -> table read -> queue RAM on the arrival side; queue RAM ->
+// checks -> can-move -> round robin -> select -> register on the write side.
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -133,18 +134,23 @@ module canopy_coll_rx_sched #(
   `CANOPY_STATIC_ASSERT(gen_slots_check, SlotsPerTree >= 1 && (SlotsPerTree & (SlotsPerTree - 1)) == 0,
                         "SlotsPerTree must be a power of two")
 
-  // The class of a flit, decided as it arrives.
+  // The class of a flit, decided as it arrives. A head's verdict (accepted, or which
+  // error) needs its table entry; the entry's fields are stored with it and the verdict is
+  // made at the queue's front (front_verdict), so the arrival path ends at the table read
+  // rather than running on through the checks.
   typedef struct packed {
     logic                reduce;  // a flit of a REDUCE packet (COLL_UP): for the engine
     logic                head;    // word 0
     logic                w1;      // word 1
-    logic                acc;     // head: accepted into the working memory
-    logic                etree;   // head: tree not implemented or invalid
-    logic                edir;    // head: wrong type or direction here
+    logic                tin;     // head: the tree id is below NumTrees
+    logic                tyok;    // head: the type this queue takes (COLL_DOWN: BCAST; COLL_UP: BCAST_REQ)
+    logic                tvalid;  // head: its table entry: valid,
+    logic                troot;   //   root,
+    logic [3:0]          tparent; //   parent port
     logic                egrp;    // word 1: group id out of range
     logic [NumLanes-1:0] lanes;   // word 1: the outputs that must send the packet
   } cls_t;
-  localparam int unsigned ClsW = 7 + NumLanes;
+  localparam int unsigned ClsW = 12 + NumLanes;  // the bits of cls_t
   localparam int unsigned EntW = ClsW + PortW + 1 + FlitWidth;  // {cls, port, last, flit}
 
   // ---------------------------------------------------------------- arrival: classify
@@ -175,27 +181,20 @@ module canopy_coll_rx_sched #(
 
   cls_t a_cls;
   always_comb begin
-    logic tree_ok, dir_ok, grp_ok, is_reduce;
+    logic grp_ok, is_reduce;
     a_cls = '0;
     // Range checks against powers of two as tests of the high bits: a `<` against a
     // constant becomes a carry chain on ECP5, and these sit on the arrival path.
-    tree_ok   = (rh0.tree >> TreeW) == '0 && look_i.valid;
     is_reduce = !a_down && rh0.ptype == canopy_pkg::PKT_REDUCE;
-    if (a_down) begin
-      dir_ok = rh0.ptype == canopy_pkg::PKT_BCAST && !look_i.root
-               && {1'b0, rx_port_i} == (PortW + 1)'(look_i.parent);
-    end else begin
-      dir_ok = rh0.ptype == canopy_pkg::PKT_BCAST_REQ && look_i.root;
-    end
     grp_ok = (rh1.group >> $clog2(canopy_pkg::MaxGroups)) == '0;
     if (a_pos == 2'd0) begin
-      a_cls.head   = 1'b1;
-      a_cls.reduce = is_reduce;
-      // (a broadcast or request has at least its two header words: one that ends at its
-      // head goes nowhere, as before, so two heads taken are always two cycles apart)
-      a_cls.acc    = !is_reduce && tree_ok && dir_ok && !rx_last_i;
-      a_cls.etree  = !is_reduce && !tree_ok;
-      a_cls.edir   = !is_reduce && tree_ok && !dir_ok;
+      a_cls.head    = 1'b1;
+      a_cls.reduce  = is_reduce;
+      a_cls.tin     = (rh0.tree >> TreeW) == '0;
+      a_cls.tyok    = rh0.ptype == (a_down ? canopy_pkg::PKT_BCAST : canopy_pkg::PKT_BCAST_REQ);
+      a_cls.tvalid  = look_i.valid;
+      a_cls.troot   = look_i.root;
+      a_cls.tparent = look_i.parent;
     end else begin
       a_cls.reduce = a_red;
       a_cls.w1     = a_pos == 2'd1;
@@ -290,12 +289,22 @@ module canopy_coll_rx_sched #(
     /* verilator lint_on UNUSEDSIGNAL */
     assign c  = cls_t'(hd_q[q][FlitWidth+1+PortW +: ClsW]);
     assign nc = a_cls;   // the flit behind the front, when it is arriving now (q_one)
+    // The head's verdict (see the checks in the header): its tree must be in the table
+    // and valid; a broadcast (COLL_DOWN) must come from the entry's parent port and not
+    // be at the root; a request (COLL_UP) must be at the root. (A broadcast or request
+    // has at least its two header words: one that ends at its head goes nowhere, so two
+    // heads taken are always two cycles apart.)
+    wire logic f_last   = hd_q[q][FlitWidth];
+    wire logic f_from_p = {1'b0, hd_q[q][FlitWidth+1 +: PortW]} == (PortW + 1)'(c.tparent);
+    wire logic tree_ok  = c.tin && c.tvalid;
+    wire logic dir_ok   = q == 1 ? c.tyok && !c.troot && f_from_p : c.tyok && c.troot;
+    wire logic checked  = c.head && !c.reduce;
     assign h_reduce[q]   = c.reduce;
     assign h_head[q]     = c.head;
-    assign h_acc[q]      = c.acc;
+    assign h_acc[q]      = checked && tree_ok && dir_ok && !f_last;
     assign h_egrp[q]     = c.egrp;
-    assign h_etree[q]    = c.etree;
-    assign h_edir[q]     = c.edir;
+    assign h_etree[q]    = checked && !tree_ok;
+    assign h_edir[q]     = checked && tree_ok && !dir_ok;
     assign h_lanes[q]    = c.lanes;
     assign q_nx_egrp[q]  = nc.egrp;
     assign q_nx_w1[q]    = nc.w1;
