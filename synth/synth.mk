@@ -24,8 +24,15 @@ SYNTH_SEED        ?= 1
 # 121.12 / 123.24 MHz against 108.23 / 113.25 at the default (synth/README.md). The
 # options are part of the record (pnr_options).
 SYNTH_PLACER      ?= --placer-heap-timingweight 40
+# Router options per module. On canopy_router, nextpnr's router rips up and reroutes the
+# nets of failing paths (timing-driven ripup, router1): 126.06 / 125.33 / 121.48 MHz at
+# seeds 1 / 2 / 3 against 121.12 / 123.24 / - without it, for about half a minute more of
+# routing. Not on canopy_node: there 15% of the arcs fail a 125 MHz target, and ripup
+# had routed for 25 minutes without converging (synth/README.md).
+SYNTH_ROUTER_canopy_router ?= --tmg-ripup
+SYNTH_ROUTER_canopy_node   ?=
 SYNTH_PNR_FLAGS   ?=
-SYNTH_PNR_OPTIONS  = --seed $(SYNTH_SEED) $(strip $(SYNTH_PLACER) $(SYNTH_PNR_FLAGS))
+synth_pnr_options  = --seed $(SYNTH_SEED) $(strip $(SYNTH_PLACER) $(SYNTH_ROUTER_$(1)) $(SYNTH_PNR_FLAGS))
 SYNTH_YOSYS       := tools/yowasp yosys
 SYNTH_NEXTPNR     := tools/yowasp nextpnr-ecp5
 
@@ -86,10 +93,10 @@ $(call synth_cfg_dir,$(1))/ecp5.json: $(RTL_SRCS) synth/ecp5.ys | deps-synth
 # measured and reported against the target, not asserted. SYNTH_PNR_FLAGS passes more
 # options, e.g. `--router router2` (faster routing, somewhat lower Fmax).
 $(call synth_cfg_dir,$(1))/nextpnr-report.json: $(call synth_cfg_dir,$(1))/ecp5.json $(SYNTH_LPF) \
-    $(SYNTH_DIR)/pnr-options.txt | deps-synth
+    $(call synth_cfg_dir,$(1))/pnr-options.txt | deps-synth
 	@echo "  NEXTPNR ECP5 $(SYNTH_DEVICE) out of context, $(1) NumDims=$(SYNTH_NUM_DIMS) (log: $$(@D)/nextpnr.log; several minutes)"
 	@$(SYNTH_NEXTPNR) $(SYNTH_PNR_DEVICE) --json $$< --lpf $(SYNTH_LPF) \
-	  --lpf-allow-unconstrained --out-of-context --timing-allow-fail $(SYNTH_PNR_OPTIONS) \
+	  --lpf-allow-unconstrained --out-of-context --timing-allow-fail $(call synth_pnr_options,$(1)) \
 	  --report $$@.tmp --log $$(@D)/nextpnr.log --quiet \
 	  > /dev/null 2>&1 || { grep -E 'ERROR|error' $$(@D)/nextpnr.log | head -n 20; exit 1; }
 	@mv $$@.tmp $$@
@@ -97,14 +104,14 @@ $(call synth_cfg_dir,$(1))/nextpnr-report.json: $(call synth_cfg_dir,$(1))/ecp5.
 # (c) The record: numbers parsed from the tools' reports by synth/report.py.
 $(call synth_cfg_dir,$(1))/report.json: $(call synth_cfg_dir,$(1))/nextpnr-report.json \
     $(if $(filter canopy_router,$(1)),$(call synth_cfg_dir,$(1))/generic-stat.txt) synth/report.py
-	@python3 synth/report.py --dir $$(@D) --device $(SYNTH_DEVICE) --pnr-options "$(SYNTH_PNR_OPTIONS)" --out $$@
+	@python3 synth/report.py --dir $$(@D) --device $(SYNTH_DEVICE) --pnr-options "$(call synth_pnr_options,$(1))" --out $$@
+
+# (d) The place-and-route options as a file that changes only when they do, so that
+# changing them places and routes again rather than reusing a result placed with others.
+$(call synth_cfg_dir,$(1))/pnr-options.txt: FORCE
+	@mkdir -p $$(@D)
+	@echo '$(call synth_pnr_options,$(1))' | cmp -s - $$@ || echo '$(call synth_pnr_options,$(1))' > $$@
 endef
 $(foreach t,$(SYNTH_TOPS),$(eval $(call synth_rules,$(t))))
-
-# The place-and-route options as a file that changes only when they do, so that changing
-# them places and routes again rather than reusing a result placed with others.
-$(SYNTH_DIR)/pnr-options.txt: FORCE
-	@mkdir -p $(@D)
-	@echo '$(SYNTH_PNR_OPTIONS)' | cmp -s - $@ || echo '$(SYNTH_PNR_OPTIONS)' > $@
 .PHONY: FORCE
 FORCE:
