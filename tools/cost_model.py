@@ -8,8 +8,9 @@ per byte, over canopy's parts: a put's host-to-host cost, the first doorbell bat
 over MMIO before the device starts, the injection stream (the link's 8 bytes per cycle plus
 two header flits per 256-byte packet, plus the host interface's bubbles), a software
 message's flag, the router cycles per tree level down (broadcast) and up (reduce), the
-reduce engine combining one contribution's flit per cycle, a contention factor for a host
-interface that injects and ejects at once, and the start skew of the reduce benchmark.
+reduce engine combining one contribution's flit per cycle, and a contention factor for a
+host interface that injects and ejects at once. Every node of a benchmark starts at one
+agreed cycle (the harness's synchronized start), so no start skew enters any time.
 The hardware collectives are closed form over the dimension-ordered tree (its depth and the
 root's fan-in follow from the torus, fw/src/fm_tree.c). The software algorithms of
 driver/examples/bcast_bench.c and reduce_bench.c are played out message by message on the
@@ -19,7 +20,7 @@ their dimension-order routes): binomial broadcast and reduce, recursive doubling
 fold, the dissemination barrier and the scatter of scatter-allgather; their rings (ring
 allreduce, the allgather, the pipelined chain) are closed form over their steps.
 
-Limits. The start skew is one constant, though it varies from run to run. Links shared
+Limits. Links shared
 by messages of the binomial trees are not counted (their rounds overlap only partly). The
 hardware model is of the current collective unit; records of an earlier one (docs/perf.md
 says which) are fitted all the same, so they pull on the parameters.
@@ -56,7 +57,6 @@ PARAMS = [
     ("tw_inj", "cycles/byte", "injection stream, above the link's flit time (ring reads, packet bubbles)"),
     ("ts_msg", "cycles", "a software message beyond its put: the flag put behind the data"),
     ("tw_dup", "cycles/byte", "contention: extra while a host interface injects and ejects at once"),
-    ("ts_skew", "cycles", "reduce_bench, software: the clock starts at the first node out of the harness barrier"),
     ("ts_hw", "cycles", "a hardware collective's host costs: request or contribution in, result out"),
     ("ts_down", "cycles/level", "router cycles per tree level down (broadcast, a reduce's result)"),
     ("tw_tree", "cycles/byte", "the hardware broadcast's stream, above the link's flit time"),
@@ -77,7 +77,7 @@ DOORBELL_BYTES = 2048   # DOORBELL_BATCH (8) packets of 256 bytes: the device st
 # Where the fit starts: figures from docs/perf.md, so the first critical paths the
 # simulations pick are the physical ones. h_link is replaced by the hop-latency records.
 START = {KNOWN: 1.0, "h_link": 3.0, "ts_put": 170, "tw_fill": 0.15, "tw_inj": 0.02, "ts_msg": 15,
-         "tw_dup": 0.05, "ts_skew": 50, "ts_hw": 190, "ts_down": 8, "tw_tree": 0.04, "ts_up": 20,
+         "tw_dup": 0.05, "ts_hw": 190, "ts_down": 8, "tw_tree": 0.04, "ts_up": 20,
          "tc_comb": 1.0}
 
 
@@ -411,22 +411,20 @@ def sw_bcast(k, tor, impl, nbytes):
 
 
 def sw_reduce_bench(k, tor, bench, impl, nbytes):
-    """reduce_bench.c's software cases; its clock starts at the first node to leave the
-    harness barrier, so each includes the skew of the others."""
-    skew = k.t(ts_skew=1)
+    """reduce_bench.c's software cases, every node starting at the same cycle."""
     if bench == "reduce" and impl == "sw-binomial":
-        return binomial_reduce(k, tor, nbytes).t[0] + skew
+        return binomial_reduce(k, tor, nbytes).t[0]
     if bench == "allreduce" and impl == "sw-binomial":
         h = binomial_reduce(k, tor, nbytes)
         h.t = [h.t[0]] * tor.P  # the broadcast starts once rank 0 has the sum
-        return max(binomial_bcast(k, tor, nbytes, h)) + skew
+        return max(binomial_bcast(k, tor, nbytes, h))
     if bench == "allreduce" and impl == "sw-recursive-doubling":
-        return max(recursive_doubling(k, tor, nbytes)) + skew
+        return max(recursive_doubling(k, tor, nbytes))
     if bench == "allreduce" and impl == "sw-ring":
         chunk = min(nbytes, 8 * math.ceil(nbytes / 8 / tor.P))
-        return ring_steps(k, tor, 2 * (tor.P - 1), chunk) + skew
+        return ring_steps(k, tor, 2 * (tor.P - 1), chunk)
     if bench == "barrier" and impl == "sw-dissemination":
-        return max(dissemination(k, tor)) + skew
+        return max(dissemination(k, tor))
     raise ValueError(f"no model for {bench} {impl}")
 
 
@@ -439,9 +437,7 @@ def engine_flits(nbytes, fanin):
 
 
 def hw_time(k, tor, bench, nbytes):
-    """The routers' collectives on tree 0 rooted at node 0. No start skew: a hardware
-    collective leaves no unacknowledged puts, so the harness barrier's quiet holds no node
-    back (3x3 repetitions spread 31 cycles, against up to 194 for software)."""
+    """The routers' collectives on tree 0 rooted at node 0, from the synchronized start."""
     depth, fanin = tree_depth(tor.dims), root_fanin(tor.dims)
     fill = min(nbytes, DOORBELL_BYTES)
     if bench == "bcast":
