@@ -26,8 +26,8 @@ SYNTH_SEED        ?= 1
 SYNTH_PLACER      ?= --placer-heap-timingweight 40
 # Router options per module. On canopy_router, nextpnr's router rips up and reroutes the
 # nets of failing paths (timing-driven ripup, router1): 126.06 / 125.33 / 121.48 MHz at
-# seeds 1 / 2 / 3 against 121.12 / 123.24 / - without it, for about half a minute more of
-# routing. Not on canopy_node: there 15% of the arcs fail a 125 MHz target, and ripup
+# seeds 1 / 2 / 3 against 121.12 / 123.24 / - without it, for 1.5 to 16 minutes of
+# routing instead of one (synth/README.md). Not on canopy_node: there 15% of the arcs fail a 125 MHz target, and ripup
 # had routed for 25 minutes without converging (synth/README.md).
 SYNTH_ROUTER_canopy_router ?= --tmg-ripup
 SYNTH_ROUTER_canopy_node   ?=
