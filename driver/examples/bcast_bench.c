@@ -224,28 +224,6 @@ static uint64_t run_hw(struct bench *b, size_t bytes)
 #endif
 }
 
-/* The synchronized start's figures over the repetitions of one record (node 0, from the
- * reports {done, start, T - the cycle the node left the start barrier}). */
-struct start_stats {
-    uint64_t margin, skew;
-};
-
-static void start_stats_add(const struct bench *b, struct start_stats *st, uint64_t t0)
-{
-    for (int s = 0; s < b->h.n; ++s) {
-        const volatile uint64_t *r = hx_word(&b->h, b->h.off_report + HX_REPORT_BYTES * (unsigned)s);
-        const uint64_t skew = r[1] > t0 ? r[1] - t0 : t0 - r[1];
-        if (skew > st->skew) st->skew = skew;
-        if (r[2] < st->margin) st->margin = r[2];
-    }
-}
-
-static void start_stats_print(const struct bench *b, const struct start_stats *st, unsigned reruns)
-{
-    printf(", \"start_slack\": %" PRIu64 ", \"start_reruns\": %u, \"start_margin\": %" PRIu64
-           ", \"start_skew\": %" PRIu64, b->h.start_slack, reruns, st->margin, st->skew);
-}
-
 /* Zero-load latency per hop: one 8-byte broadcast from the root; every node reports the
  * cycle its copy completed; node 0 fits completion - start = base + slope * hops, start
  * being T, the cycle every node began at (hx_start), and hops the node's torus distance from the root
@@ -254,6 +232,8 @@ static void start_stats_print(const struct bench *b, const struct start_stats *s
 static void run_hop_latency(struct bench *b, int impl)
 {
     uint64_t seq = 1u << 30, start, t = 0;
+    struct hx_start_stats st;
+    hx_start_stats_begin(&b->h, &st);
     for (;; ++seq) { /* once, or again if a node started late (hx_start_ok) */
         memset(b->h.win, 0, 64);
         if (b->h.me == b->h.root) pattern(b->h.win + b->off_b, 8, seq);
@@ -267,12 +247,11 @@ static void run_hop_latency(struct bench *b, int impl)
         verify(b, 8, seq, impl_names[impl]);
         if (hx_start_ok(&b->h)) break;
     }
-    hx_report(&b->h, t, start, b->h.start_at - b->h.start_left, seq);
+    hx_report_timed(&b->h, t, start, seq);
     if (b->h.me != 0) return;
     hx_collect(&b->h, seq);
     const uint64_t t0 = b->h.start_at; /* every node started at T (start_skew says how exactly) */
-    struct start_stats st = {.margin = UINT64_MAX};
-    start_stats_add(b, &st, t0);
+    hx_start_stats_add(&b->h, &st);
     for (int s = 0; s < b->h.n; ++s)
         if (hx_word(&b->h, b->h.off_report + HX_REPORT_BYTES * (unsigned)s)[0] < t0)
             hx_die(&b->h, "hop latency: node %d done before the root started", s);
@@ -299,7 +278,7 @@ static void run_hop_latency(struct bench *b, int impl)
     printf("{\"bench\": \"bcast-hop-latency\", \"impl\": \"%s\", \"torus\": \"%s\", \"nodes\": %d, "
            "\"root\": %d, \"bytes\": 8, \"cycles_per_hop\": %.2f, \"base_cycles\": %.1f, \"max_hops\": %d",
            impl_names[impl], b->h.torus, b->h.n, b->h.root, slope, base, maxh);
-    start_stats_print(b, &st, 0);
+    hx_start_stats_print(&b->h, &st);
     printf("}\n");
     fflush(stdout);
 }
@@ -393,8 +372,8 @@ int main(int argc, char **argv)
         const size_t bytes = sizes[si];
         const int nrep = bytes >= 65536 ? large_reps : reps;
         uint64_t cyc[64];
-        struct start_stats st = {.margin = UINT64_MAX};
-        const unsigned reruns0 = b.h.start_reruns;
+        struct hx_start_stats st;
+        hx_start_stats_begin(&b.h, &st);
         for (int rep = 0; rep < nrep && rep < 64;) {
             ++seq;
             memset(b.h.win, 0, bytes + GUARD < b.maxb ? bytes + GUARD : b.maxb);
@@ -411,7 +390,7 @@ int main(int argc, char **argv)
             if (!hx_start_ok(&b.h)) continue; /* a node started late: again, with twice the slack */
             /* report: {done cycle, start cycle, T - the cycle it left the start barrier, seq};
              * seq last, same packet */
-            hx_report(&b.h, t, start, b.h.start_at - b.h.start_left, seq);
+            hx_report_timed(&b.h, t, start, seq);
             if (b.h.me == 0) {
                 hx_collect(&b.h, seq);
                 const uint64_t t0 = b.h.start_at;
@@ -421,7 +400,7 @@ int main(int argc, char **argv)
                     if (r[0] > last) last = r[0];
                 }
                 if (last < t0) hx_die(&b.h, "report: completion %" PRIu64 " before the start %" PRIu64, last, t0);
-                start_stats_add(&b, &st, t0);
+                hx_start_stats_add(&b.h, &st);
                 cyc[rep] = last - t0;
             }
             ++rep;
@@ -436,7 +415,7 @@ int main(int argc, char **argv)
                    impl_names[impl], b.h.torus, b.h.n, b.h.root, bytes, c, (double)bytes / (double)c,
                    c * ns_per_cycle, m, cyc[0], cyc[m - 1]);
             if (impl == SW_CHAIN) printf(", \"seg\": %zu", chain_seg(&b, bytes));
-            start_stats_print(&b, &st, b.h.start_reruns - reruns0);
+            hx_start_stats_print(&b.h, &st);
             printf("}\n");
             fflush(stdout);
         }

@@ -213,6 +213,34 @@ void hx_report(struct harness *h, uint64_t w0, uint64_t w1, uint64_t w2, uint64_
                 "report");
 }
 
+void hx_report_timed(struct harness *h, uint64_t done, uint64_t start, uint64_t seq)
+{
+    hx_report(h, done, start, h->start_at - h->start_left, seq); /* hx_start_ok: not late */
+}
+
+void hx_start_stats_begin(const struct harness *h, struct hx_start_stats *st)
+{
+    st->margin = UINT64_MAX;
+    st->skew = 0;
+    st->reruns0 = h->start_reruns;
+}
+
+void hx_start_stats_add(const struct harness *h, struct hx_start_stats *st)
+{
+    for (int s = 0; s < h->n; ++s) {
+        const volatile uint64_t *r = hx_word(h, h->off_report + HX_REPORT_BYTES * (unsigned)s);
+        const uint64_t skew = r[1] > h->start_at ? r[1] - h->start_at : h->start_at - r[1];
+        if (skew > st->skew) st->skew = skew;
+        if (r[2] < st->margin) st->margin = r[2];
+    }
+}
+
+void hx_start_stats_print(const struct harness *h, const struct hx_start_stats *st)
+{
+    printf(", \"start_slack\": %" PRIu64 ", \"start_reruns\": %u, \"start_margin\": %" PRIu64
+           ", \"start_skew\": %" PRIu64, h->start_slack, h->start_reruns - st->reruns0, st->margin, st->skew);
+}
+
 void hx_collect(struct harness *h, uint64_t seq)
 {
     for (int s = 0; s < h->n; ++s)

@@ -120,6 +120,22 @@ void hx_ring_order(struct harness *h);
 void hx_report(struct harness *h, uint64_t w0, uint64_t w1, uint64_t w2, uint64_t seq);
 void hx_collect(struct harness *h, uint64_t seq);
 
+/* A timed repetition's report: {done, start, T - the cycle this node left the start
+ * barrier (its spare slack), seq}. */
+void hx_report_timed(struct harness *h, uint64_t done, uint64_t start, uint64_t seq);
+/* Node 0: the synchronized start's figures over the repetitions of one record, from the
+ * collected timed reports: the least spare slack of any node (margin), the most any
+ * node's start differed from T (skew: 0 when the wake-up is exact), the repetitions run
+ * again since hx_start_stats_begin. hx_start_stats_print appends them to a JSON record as
+ * start_slack, start_reruns, start_margin, start_skew. */
+struct hx_start_stats {
+    uint64_t margin, skew;
+    unsigned reruns0;
+};
+void hx_start_stats_begin(const struct harness *h, struct hx_start_stats *st);
+void hx_start_stats_add(const struct harness *h, struct hx_start_stats *st);
+void hx_start_stats_print(const struct harness *h, const struct hx_start_stats *st);
+
 /* "8,64,4096" into sizes[]; returns how many, or 0 if v is not such a list. */
 size_t hx_parse_sizes(const char *v, size_t sizes[HX_MAX_SIZES]);
 int hx_cmp_u64(const void *x, const void *y);

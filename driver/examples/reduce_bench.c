@@ -493,8 +493,9 @@ int main(int argc, char **argv)
     char what[96];
     for (size_t si = 0; si < nsizes; ++si) {
         const size_t bytes = sizes[si];
-        uint64_t cyc[64], margin = UINT64_MAX, skew = 0;
-        const unsigned reruns0 = b.h.start_reruns;
+        uint64_t cyc[64];
+        struct hx_start_stats st;
+        hx_start_stats_begin(&b.h, &st);
         for (int rep = 0; rep < reps;) {
             const uint64_t seq0 = seq + 1;
             seq += (uint64_t)nops;
@@ -528,21 +529,19 @@ int main(int argc, char **argv)
             }
             if (kind != B_BARRIER) check_guard(&b, bytes, what);
             if (!hx_start_ok(&b.h)) continue; /* a node started late: again, with twice the slack */
-            /* report: {start, done (0 if it does not count), T - the cycle it left the start
-             * barrier, seq}; seq last, same packet */
+            /* report: {done (0 if it does not count), start, spare slack, seq}; seq last,
+             * same packet */
             const int counts = kind != B_REDUCE || b.h.me == b.h.root;
-            hx_report(&b.h, start, counts ? t : 0, b.h.start_at - b.h.start_left, seq);
+            hx_report_timed(&b.h, counts ? t : 0, start, seq);
             if (b.h.me == 0) {
                 hx_collect(&b.h, seq);
                 const uint64_t t0 = b.h.start_at; /* every node's start (start_skew: how exactly) */
                 uint64_t last = 0;
                 for (int s = 0; s < b.h.n; ++s) {
                     const volatile uint64_t *r = hx_word(&b.h, b.h.off_report + HX_REPORT_BYTES * (unsigned)s);
-                    const uint64_t d = r[0] > t0 ? r[0] - t0 : t0 - r[0];
-                    if (d > skew) skew = d;
-                    if (r[1] > last) last = r[1];
-                    if (r[2] < margin) margin = r[2];
+                    if (r[0] > last) last = r[0];
                 }
+                hx_start_stats_add(&b.h, &st);
                 if (last < t0) hx_die(&b.h, "report: completion %" PRIu64 " before the start %" PRIu64, last, t0);
                 cyc[rep] = last - t0;
             }
@@ -560,8 +559,7 @@ int main(int argc, char **argv)
                    dtype_names[b.dtype], b.h.root, per * ns_per_cycle, reps, (cyc[0] + div / 2) / div,
                    (cyc[reps - 1] + div / 2) / div);
             if (inflight) printf(", \"inflight\": %d, \"cycles_total\": %" PRIu64, inflight, c);
-            printf(", \"start_slack\": %" PRIu64 ", \"start_reruns\": %u, \"start_margin\": %" PRIu64
-                   ", \"start_skew\": %" PRIu64, b.h.start_slack, b.h.start_reruns - reruns0, margin, skew);
+            hx_start_stats_print(&b.h, &st);
             printf("}\n");
             fflush(stdout);
         }
