@@ -297,7 +297,7 @@ module canopy_coll_rx_sched #(
     wire logic f_last   = hd_q[q][FlitWidth];
     wire logic f_from_p = {1'b0, hd_q[q][FlitWidth+1 +: PortW]} == (PortW + 1)'(c.tparent);
     wire logic tree_ok  = c.tin && c.tvalid;
-    wire logic dir_ok   = q == 1 ? c.tyok && !c.troot && f_from_p : c.tyok && c.troot;
+    wire logic dir_ok   = q == SDown ? c.tyok && !c.troot && f_from_p : c.tyok && c.troot;
     wire logic checked  = c.head && !c.reduce;
     assign h_reduce[q]   = c.reduce;
     assign h_head[q]     = c.head;
