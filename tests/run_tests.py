@@ -43,6 +43,8 @@ def declare():
         Test("gen-check", "python3 tools/gen_packet.py --check && python3 tools/gen_regmap.py --check"),
         Test("lint", "make --no-print-directory lint"),
         Test("synth-check", "make --no-print-directory synth-check", timeout=900),
+        # The synthesis record: the best of several placement seeds, a stopped one recorded as such.
+        Test("synth-report", "python3 tests/synth/report_test.py", timeout=60),
         # Formal proofs of the FIFO, credit counter and arbiter (formal/README.md), and the
         # same proofs against seeded bugs, every one of which must be caught.
         Test("formal", "make --no-print-directory formal", timeout=900),
