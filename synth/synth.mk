@@ -21,7 +21,7 @@ SYNTH_PNR_DEVICE  := --um5g-85k --package CABGA381 --speed 8
 SYNTH_LPF         := constraints/canopy_node_ecp5.lpf
 # Placement seeds: each module is placed and routed once per seed (side by side under
 # make -j2) and the record is the best placement, with every seed's Fmax beside it
-# (fmax_by_seed). The spread from seed to seed is about 5% on the router (synth/README.md),
+# (fmax_by_seed). The spread from seed to seed is 5 to 12% on the router (synth/README.md),
 # as wide as the last steps to the target, so one seed says little about the design.
 SYNTH_SEEDS_canopy_router ?= 1 2 3
 SYNTH_SEEDS_canopy_node   ?= 1 2
