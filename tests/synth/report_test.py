@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""tests/synth/report_test.py: synth/report.py picks the best placement of several seeds.
+"""tests/synth/report_test.py: synth/report.py picks the best placement of several seeds, and
+synth/breakdown.py charges a netlist's cells to their blocks.
 
 Builds the tool outputs of one configuration by hand (a netlist naming its top, Yosys
 statistics, and per seed a nextpnr report), three seeds of which one was stopped by the
 time limit (its report has no Fmax), runs report.py on them and checks the record: Fmax,
 critical path and utilisation of the best seed, every seed's Fmax (null for the stopped
 one), the seed and the options it names. Then a configuration where every seed stopped:
-the record has no Fmax and says so, rather than inventing one. Exit 0 = pass.
+the record has no Fmax and says so, rather than inventing one. And a netlist whose cells
+are named as after Yosys' autoname: the LUT4 sites per block (LUT4 1, CCU2C 2, DPR16X4 6),
+generate indices summed. Exit 0 = pass.
 """
 import json
 import os
@@ -80,6 +83,24 @@ def main():
         check("all stopped: fmax_mhz", r["fmax_mhz"], None)
         check("all stopped: fmax_by_seed", r["fmax_by_seed"], {"1": None})
         check("all stopped: timing_met", r["timing_met"], None)
+
+        netlist = {"modules": {"top": {"attributes": {"top": "1"}, "cells": {
+            "gen_in[0].u_input.x_LUT4_Z": {"type": "LUT4"},
+            "gen_in[1].u_input.y_CCU2C_S0": {"type": "CCU2C"},
+            "gen_in[1].u_input.q_TRELLIS_FF_Q": {"type": "TRELLIS_FF"},
+            "u_coll.u_send.gen_lane[6].u_buf.mem_q.0.1": {"type": "TRELLIS_DPR16X4"},
+            "err_o_TRELLIS_FF_Q_LUT4_Z": {"type": "LUT4"},
+            "u_coll.u_wmem.ram.0.0": {"type": "DP16KD"}}}}}
+        path = os.path.join(tmp, "netlist.json")
+        write(path, netlist)
+        out = subprocess.run([sys.executable, "synth/breakdown.py", path], cwd=ROOT, check=True,
+                             capture_output=True, text=True).stdout
+        rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[1:]}
+        check("breakdown: inputs", rows.get("gen_in[*].u_input"), ["3", "1", "0"])
+        check("breakdown: send lanes", rows.get("u_coll.u_send"), ["6", "0", "0"])
+        check("breakdown: top level", rows.get("(top"), ["level)", "1", "0", "0"])
+        check("breakdown: working memory", rows.get("u_coll.u_wmem"), ["0", "0", "1"])
+        check("breakdown: total", rows.get("total"), ["10", "1", "1"])
 
     for f in failures:
         print(f"FAIL {f}")
