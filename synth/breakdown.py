@@ -18,6 +18,7 @@ import argparse
 import collections
 import json
 import re
+import signal
 import sys
 
 SITES = {"LUT4": 1, "CCU2C": 2, "TRELLIS_DPR16X4": 6}
@@ -45,6 +46,7 @@ def breakdown(netlist, depth):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)   # `| head` ends the listing quietly
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("netlist", help="a synth_ecp5 netlist (write_json)")
     ap.add_argument("--depth", type=int, default=2, help="levels of the instance path kept (default 2)")
