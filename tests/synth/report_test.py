@@ -95,10 +95,11 @@ def main():
         write(path, netlist)
         out = subprocess.run([sys.executable, "synth/breakdown.py", path], cwd=ROOT, check=True,
                              capture_output=True, text=True).stdout
-        rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[1:]}
+        # "name  sites  FF  DP16KD", the name possibly with a space ("(top level)")
+        rows = {r[0].strip(): r[1:] for r in (line.rsplit(None, 3) for line in out.splitlines()[1:])}
         check("breakdown: inputs", rows.get("gen_in[*].u_input"), ["3", "1", "0"])
         check("breakdown: send lanes", rows.get("u_coll.u_send"), ["6", "0", "0"])
-        check("breakdown: top level", rows.get("(top"), ["level)", "1", "0", "0"])
+        check("breakdown: top level", rows.get("(top level)"), ["1", "0", "0"])
         check("breakdown: working memory", rows.get("u_coll.u_wmem"), ["0", "0", "1"])
         check("breakdown: total", rows.get("total"), ["10", "1", "1"])
 
