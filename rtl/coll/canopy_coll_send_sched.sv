@@ -247,6 +247,7 @@ module canopy_coll_send_sched #(
       .clk_i,
       .rst_i,
       .push_i      (t2_q[l]),
+      .push_next_i (t1_q[l]),
       .push_data_i ({slot2_q[l], last2_q[l], l == LocalLane ? rd1_data_i : rd0_data_i}),
       .out_valid_o (lane_valid_o[l]),
       .out_data_o  (offered),

@@ -735,6 +735,7 @@ module canopy_reduce_engine #(
     .clk_i,
     .rst_i,
     .push_i      (o_push_q),
+    .push_next_i (o_push),
     .push_data_i (o_in_q),
     .out_valid_o (o_valid),
     .out_data_o  (o_shown),

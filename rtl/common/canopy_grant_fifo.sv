@@ -5,9 +5,12 @@
 //   - push_i / push_data_i: a word enters (from flip-flops: a registered read landing).
 //     Legal only while the queue holds fewer than Depth words after this cycle's pop
 //     (the owner's accounting guarantees it; asserted). Never refused, so no ready.
+//     push_next_i: push_i of the next cycle, a cycle early (the owner registers its push,
+//     so it knows; asserted), from which out_valid_o is registered.
 //   - out_valid_o / out_data_o: the word offered, the oldest held. A word offered stays
-//     offered until granted. grant_i (late: it only reaches a flip-flop) takes the word
-//     offered this cycle; only while out_valid_o.
+//     offered until granted. grant_i (late: it only reaches flip-flops) takes the word
+//     offered this cycle; only while out_valid_o. out_valid_o is a flip-flop: the request
+//     it makes starts at a register the placer can put beside the allocator.
 //   - taken_o / taken_tag_o: a word was granted in the cycle before (registered), and the
 //     top TagW bits of that word, for the owner's accounting (a tail sent, a slot freed).
 //   - out_side_o: bits [SideLsb +: SideW] of the word offered (equal to them in
@@ -37,6 +40,7 @@ module canopy_grant_fifo #(
   input  wire logic             clk_i,
   input  wire logic             rst_i,
   input  wire logic             push_i,
+  input  wire logic             push_next_i,
   input  wire logic [Width-1:0] push_data_i,
   output logic                  out_valid_o,
   output logic      [Width-1:0] out_data_o,
@@ -70,7 +74,15 @@ module canopy_grant_fifo #(
   wire logic [PtrW:0] left = cnt_q - (PtrW + 1)'(pop);   // held after this cycle's pop
   wire logic drained = pop && one_q;                      // left == 0 after a pop
 
-  assign out_valid_o = (held_q && !drained) || (pop && push_i);
+  // The offer next cycle, from this cycle's grant (next cycle's pop), next cycle's flags
+  // (held_d, one_d below) and next cycle's push: what (held_q && !drained) || (pop &&
+  // push_i) will be then.
+  logic held_d, one_d, valid_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) valid_q <= 1'b0;
+    else       valid_q <= (held_d && !(grant_i && one_d)) || (grant_i && push_next_i);
+  end
+  assign out_valid_o = valid_q;
   assign out_data_o  = drained ? push_data_i : mem_q[pop ? rp1_q : rp_q];
 
   // The side field of the words at rp_q and rp1_q, registered: read a cycle early at the
@@ -101,15 +113,27 @@ module canopy_grant_fifo #(
         rp1_q <= rp1_q + 1'b1;
       end
       cnt_q  <= left + (PtrW + 1)'(push_i);
-      held_q <= left + (PtrW + 1)'(push_i) != '0;
-      one_q  <= left + (PtrW + 1)'(push_i) == (PtrW + 1)'(1);
+      held_q <= held_d;
+      one_q  <= one_d;
     end
+  end
+  assign held_d = left + (PtrW + 1)'(push_i) != '0;
+  assign one_d  = left + (PtrW + 1)'(push_i) == (PtrW + 1)'(1);
+
+  // push_next_i said, a cycle early, what push_i is now.
+  logic push_said_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) push_said_q <= 1'b0;
+    else       push_said_q <= push_next_i;
   end
 
   // Every cycle, so that in a cycle after a grant it holds the word granted.
   always_ff @(posedge clk_i) taken_tag_o <= out_data_o[Width-1 -: TagW];
 
   `CANOPY_ASSERT(a_grant_offered, !grant_i || out_valid_o, "granted with nothing offered")
+  `CANOPY_ASSERT(a_push_said, push_i == push_said_q, "push_i differs from push_next_i a cycle before")
+  `CANOPY_ASSERT(a_valid, valid_q == ((held_q && !drained) || (pop && push_i)),
+                 "the registered offer differs from the queue's state")
   `CANOPY_ASSERT(a_pop_held, !pop || cnt_q != '0, "a word taken that the queue did not hold")
   `CANOPY_ASSERT(a_room, !push_i || left < (PtrW + 1)'(Depth), "push into a full queue")
   `CANOPY_ASSERT(a_side, !out_valid_o || out_side_o == out_data_o[SideLsb +: SideW],

@@ -5,9 +5,9 @@
 // bubble costs link rate, and an output that follows the late grant within its cycle
 // breaks the timing the block exists for.
 //
-// What: a random producer (a push only while the queue has room after this cycle's
-// departure, as the send lanes' accounting guarantees; garbage on the data lines
-// otherwise) and a random grant (only while a word is offered, as an allocator grants), in
+// What: a random producer (each push announced a cycle ahead on push_next_i, and only
+// while the queue has room whatever the grant in between, as the send lanes' accounting
+// guarantees; garbage on the data lines otherwise) and a random grant (only while a word is offered, as an allocator grants), in
 // phases of different mixes. Every cycle, before the edge: out_valid_o is "a word held
 // that was not granted last cycle, or, the cycle after a grant that left none, a word
 // pushed now", out_data_o the oldest such word; taken_o / taken_tag_o report last cycle's
@@ -43,6 +43,7 @@ class GrantFifoTest {
     void run() {
         tb_.rst_i = 1;
         tb_.push_i = 0;
+        tb_.push_next_i = 0;
         tb_.grant_i = 0;
         for (int i = 0; i < 2; i++) edge();
         tb_.rst_i = 0;
@@ -67,9 +68,13 @@ class GrantFifoTest {
         // The word granted last cycle leaves at this edge.
         if (granted_) model_.pop_front();
         const size_t n = model_.size();
-        const bool push = n < kDepth && rng_.chance(mix.push);
+        // This cycle's push was decided last cycle (push_next_i); next cycle's now, with
+        // room for it whatever this cycle's grant (the owners' accounting is as cautious).
+        const bool push = push_next_;
         const uint64_t word = rng_.next();
+        push_next_ = n + push < kDepth && rng_.chance(mix.push);
         tb_.push_i = push;
+        tb_.push_next_i = push_next_;
         tb_.push_data_i = word;
         // Offered: the oldest word held, or (the cycle after a grant that left none) the
         // word pushed now.
@@ -120,6 +125,7 @@ class GrantFifoTest {
     Rng rng_;
     std::deque<uint64_t> model_;   // words held, the one offered first (granted_: leaving)
     bool granted_ = false;
+    bool push_next_ = false;   // the push of the next cycle, announced on push_next_i
     uint64_t taken_ = 0;
     uint64_t full_ = 0, empty_ = 0, stream_ = 0, bypassed_ = 0;
 };
