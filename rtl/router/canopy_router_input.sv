@@ -562,9 +562,15 @@ module canopy_router_input #(
 
   // S takes the pick every cycle. Its request is void if it is from the VC of the flit
   // staged now and that flit will rewind (it does not win: lost, or bad): decided here from
-  // the late won_i, into a register.
-  wire logic same_d  = p_valid && s_valid_q && pick_idx == s_vc_q;
-  wire logic void_d  = same_d && !squash && !won_i;
+  // the late won_i, into a register. Whether the pick is from S's VC is a one-hot AND
+  // (at_s: S's VC, from registers), not a comparison of the encoded pick: the void ends on
+  // s_tgt_q's synchronous reset, whose setup is the longest of the flip-flop's inputs.
+  logic [NumVcs-1:0] at_s;
+  always_comb begin
+    for (int unsigned v = 0; v < NumVcs; v++) at_s[v] = s_valid_q && s_vc_q == VcW'(v);
+  end
+  wire logic same_d = (pick & at_s) != '0;
+  wire logic void_d = same_d && !squash && !won_i;
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
