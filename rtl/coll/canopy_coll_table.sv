@@ -8,7 +8,13 @@
 //     counts refusals; this block only judges.
 //   - ridx_i / rentry_o, lidx_i / lentry_o, l2idx_i / l2entry_o: three combinational read
 //     ports (the CSR read-back, the collective unit's and the reduce engine's lookups); an
-//     index beyond NumTrees reads as an invalid (all-zero) entry.
+//     index beyond NumTrees reads as an invalid (all-zero) entry. Except on lentry_o: its
+//     valid bit is as on the others, but its other fields come straight from the RAM, so
+//     they are the entry's only while it is valid (after a reset, or for an index beyond
+//     the table, they can be anything). lentry_o is read on the collective unit's arrival
+//     path, which uses the fields only with the valid bit; gating them with it put the
+//     16-way multiplexer of the valid flip-flops in front of every field (three more LUT
+//     levels, the router's longest path).
 // Write-time rules of 002 for a valid entry: ports name links of this torus (< 2*NumDims);
 // a non-root entry's children lie in dimensions after its parent's dimension, or are the
 // port opposite its parent (the ring continuing away from the root), never the parent's
@@ -118,13 +124,17 @@ module canopy_coll_table #(
   function automatic logic [31:0] entry(input logic v, input logic [DataW-1:0] d);
     entry = v ? {9'd0, d[6 + NumLinks +: 8], 8'(d[6 +: NumLinks]), d[5:2], d[1], d[0], 1'b1} : '0;
   endfunction
+  // The same with the fields ungated: meaningful only when v.
+  function automatic logic [31:0] entry_raw(input logic v, input logic [DataW-1:0] d);
+    entry_raw = {9'd0, d[6 + NumLinks +: 8], 8'(d[6 +: NumLinks]), d[5:2], d[1], d[0], v};
+  endfunction
 
   // Reads: an index beyond the table reads as an invalid entry.
   wire logic r_in  = in_table(ridx_i);
   wire logic l_in  = in_table(lidx_i);
   wire logic l2_in = in_table(l2idx_i);
   assign rentry_o  = canopy_pkg::tree_entry_t'(r_in && written_q[TW'(ridx_i)] ? word_q[TW'(ridx_i)] : 32'd0);
-  assign lentry_o  = canopy_pkg::tree_entry_t'(entry(l_in && valid_q[TW'(lidx_i)], mem1_q[TW'(lidx_i)]));
+  assign lentry_o  = canopy_pkg::tree_entry_t'(entry_raw(l_in && valid_q[TW'(lidx_i)], mem1_q[TW'(lidx_i)]));
   assign l2entry_o = canopy_pkg::tree_entry_t'(entry(l2_in && valid_q[TW'(l2idx_i)], mem2_q[TW'(l2idx_i)]));
 
   `CANOPY_ASSERT(a_entries_legal, !(we_i && wok_o && wentry_i.valid && !wentry_i.root)
