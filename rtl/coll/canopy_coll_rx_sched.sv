@@ -14,7 +14,10 @@
 //   - look_idx_o / look_i: a combinational read port of the membership table, indexed by
 //     the tree field of the flit on rx_* (used for head flits only).
 //   - eng_*: REDUCE packets for the reduce engine (valid/ready, whole packets in order).
-//   - res_*: the engine's results (valid/ready); res_lanes_i qualifies word 1 (the
+//   - res_*: the engine's results (valid/ready); res_tree_i: with every flit, the tree
+//     its header names (from the engine's registers: the result's slot and admission are
+//     decided from it, not from the flit read out of the engine's queue RAM; asserted
+//     equal at the head); res_lanes_i qualifies word 1 (the
 //     outputs the result goes to, from the table: children and the local host).
 //   - alloc_o (registered: the cycle after a head is taken): a slot of tree alloc_tree_o
 //     was taken; it is slot {tree, alloc_ptr_i[tree]}. tree_full_i[t]: tree t has no free
@@ -96,6 +99,7 @@ module canopy_coll_rx_sched #(
   input  wire logic [FlitWidth-1:0]              res_flit_i,
   input  wire logic                              res_last_i,
   input  wire logic [NumLanes-1:0]               res_lanes_i,
+  input  wire logic [TreeIdW-1:0]                res_tree_i,
   output logic                                   res_ready_o,
 
   input  wire logic [NumTrees-1:0]               tree_full_i,
@@ -394,12 +398,20 @@ module canopy_coll_rx_sched #(
     end
   end
 
+  // A head's tree: the queues' from the flit (their RAM reads are the front's registers'
+  // next step anyway), the results' from the engine's registers (res_tree_i).
   for (genvar s = 0; s < NumStreams; s++) begin : gen_tree
     /* verilator lint_off UNUSEDSIGNAL */  // the tree field only
     canopy_pkg::hdr_t h;
     /* verilator lint_on UNUSEDSIGNAL */
-    assign h            = canopy_pkg::hdr_t'({{FlitWidth{1'b0}}, s_flit[s]});
-    assign s_tree_id[s] = h.tree;
+    assign h = canopy_pkg::hdr_t'({{FlitWidth{1'b0}}, s_flit[s]});
+    if (s == SRes) begin : gen_res
+      assign s_tree_id[s] = res_tree_i;
+      `CANOPY_ASSERT(a_res_tree, !(res_valid_i && !busy_q[s]) || h.tree == res_tree_i,
+                     "a result's tree differs from its header's")
+    end else begin : gen_queue
+      assign s_tree_id[s] = h.tree;
+    end
   end
 
   // Round robin over the streams that can move, from prio_q.

@@ -137,6 +137,7 @@ module canopy_coll_unit #(
   logic                            res_valid, res_last, res_ready;
   logic [FlitWidth-1:0]            res_flit;
   logic [NumLanes-1:0]             res_lanes;
+  logic [TreeIdW-1:0]              res_tree;
   logic [NumTrees-1:0]             tree_full;
   logic [NumTrees-1:0][PtrW-1:0]   alloc_ptr, free_ptr;
   logic                            alloc, alloc_credit;
@@ -180,6 +181,7 @@ module canopy_coll_unit #(
     .res_flit_i      (res_flit),
     .res_last_i      (res_last),
     .res_lanes_i     (res_lanes),
+    .res_tree_i      (res_tree),
     .res_ready_o     (res_ready),
     .tree_full_i     (tree_full),
     .alloc_ptr_i     (alloc_ptr),
@@ -228,6 +230,7 @@ module canopy_coll_unit #(
     .res_flit_o   (res_flit),
     .res_last_o   (res_last),
     .res_lanes_o  (res_lanes),
+    .res_tree_o   (res_tree),
     .res_ready_i  (res_ready),
     .err_reduce_o,
     .err_dir_o    (err_dir_o[1]),

@@ -10,7 +10,9 @@
 //     up_port_o; valid until up_grant_i (late) takes the flit.
 //   - res_*: at the tree's root, the result: a BCAST_REQ with rflags RESULT for the
 //     collective unit's working memory (res_ready_i takes a flit), res_lanes_o with word 1
-//     (the outputs that must send it).
+//     (the outputs that must send it), res_tree_o with every flit (its header's tree
+//     field, from registers: the receive scheduler allocates the result's slot by it
+//     without waiting for the queue's RAM read).
 //   - Both come from the output queue, a canopy_grant_fifo (a RAM read and a 2:1 mux after
 //     flip-flops): the grant and ready are only registered, never used further in their
 //     own cycle.
@@ -95,6 +97,7 @@ module canopy_reduce_engine #(
   output logic [63:0]                   res_flit_o,
   output logic                          res_last_o,
   output logic [NumLanes-1:0]           res_lanes_o,
+  output logic [TreeIdW-1:0]            res_tree_o,
   input  wire logic                     res_ready_i,
 
   output logic                          err_reduce_o,
@@ -116,7 +119,8 @@ module canopy_reduce_engine #(
   localparam int unsigned Cap    = OutDepth;       // words the output queue holds at most
   localparam int unsigned OutBufDepth = 1 << $clog2(Cap);  // its RAM entries
   localparam int unsigned RsvW   = $clog2(Cap + 1);
-  localparam int unsigned OutW   = NumLanes + 1 + PortW + 1 + 64;  // {lanes, result, port, last, flit}
+  localparam int unsigned OutW   = NumLanes + TreeIdW + 1 + PortW + 1 + 64;  // {lanes, tree, result, port, last, flit}
+  localparam int unsigned SideW  = TreeIdW + 1 + PortW + 1;                   // {tree, result, port, last}
 
   `CANOPY_STATIC_ASSERT(gen_ids_check, NumIds == (1 << canopy_pkg::HdrRidBits),
                         "NumIds must match the rid field (32)")
@@ -698,6 +702,7 @@ module canopy_reduce_engine #(
   logic [63:0]         p1_d_q;   // a header word, or the payload word written back (s_byp)
   logic [NumLanes-1:0] p1_lanes_q;
   logic [PortW-1:0]    p1_port_q;
+  logic [TreeIdW-1:0]  p1_tree_q;
   always_ff @(posedge clk_i) begin
     if (rst_i) p1_v_q <= 1'b0;
     else       p1_v_q <= s_issue;
@@ -709,6 +714,7 @@ module canopy_reduce_engine #(
     p1_root_q  <= s_ent_q.root;
     p1_lanes_q <= s_ent_q.lanes;
     p1_port_q  <= s_ent_q.port;
+    p1_tree_q  <= s_ent_q.tree;
   end
 
   // ---------------------------------------------------------------- output queue
@@ -716,7 +722,7 @@ module canopy_reduce_engine #(
   logic            o_push, o_push_q;
   logic [OutW-1:0] o_in, o_in_q;
   assign o_push = p1_v_q;
-  assign o_in   = {p1_lanes_q, p1_root_q, p1_port_q, p1_last_q, p1_ram_q ? out_rdata : p1_d_q};
+  assign o_in   = {p1_lanes_q, p1_tree_q, p1_root_q, p1_port_q, p1_last_q, p1_ram_q ? out_rdata : p1_d_q};
   always_ff @(posedge clk_i) begin
     if (rst_i) o_push_q <= 1'b0;
     else       o_push_q <= o_push;
@@ -728,10 +734,10 @@ module canopy_reduce_engine #(
   logic            o_valid, o_pop;
   logic [OutW-1:0] o_shown;
   logic            unused_taken;
-  // {result, port, last}, what the up lane's request is made of, from registers (the
-  // queue's side field), so the allocator's request does not start at a RAM read.
-  logic [PortW+1:0] o_side;
-  canopy_grant_fifo #(.Width(OutW), .Depth(OutBufDepth), .TagW(1), .SideLsb(64), .SideW(PortW + 2)) u_out (
+  // {tree, result, port, last}, what the up lane's request and the result's slot are made
+  // of, from registers (the queue's side field), so neither starts at a RAM read.
+  logic [SideW-1:0] o_side;
+  canopy_grant_fifo #(.Width(OutW), .Depth(OutBufDepth), .TagW(1), .SideLsb(64), .SideW(SideW)) u_out (
     .clk_i,
     .rst_i,
     .push_i      (o_push_q),
@@ -752,7 +758,8 @@ module canopy_reduce_engine #(
   assign res_valid_o = o_valid && o_res;
   assign res_flit_o  = o_shown[63:0];
   assign res_last_o  = o_side[0];
-  wire logic unused_shown_side = ^o_shown[64 +: PortW + 2];  // taken from o_side
+  assign res_tree_o  = o_side[PortW + 2 +: TreeIdW];
+  wire logic unused_shown_side = ^o_shown[64 +: SideW];  // taken from o_side
   assign res_lanes_o = o_shown[OutW-1 -: NumLanes];
 
   // ---------------------------------------------------------------- reservations

@@ -34,6 +34,7 @@ module canopy_unit_coll_rx_sched_tb #(
   input  wire logic [63:0]          res_flit_i,
   input  wire logic                 res_last_i,
   input  wire logic [NumLanes-1:0]  res_lanes_i,
+  input  wire logic [5:0]           res_tree_i,
   output logic                      res_ready_o,
 
   input  wire logic [15:0]          tree_full_i,
@@ -97,6 +98,7 @@ module canopy_unit_coll_rx_sched_tb #(
     .res_flit_i,
     .res_last_i,
     .res_lanes_i,
+    .res_tree_i,
     .res_ready_o,
     .tree_full_i,
     .alloc_ptr_i     (alloc_ptr_i),

@@ -36,6 +36,7 @@ module canopy_unit_reduce_engine_tb #(
   output logic [63:0]               res_flit_o,
   output logic                      res_last_o,
   output logic [NumLanes-1:0]       res_lanes_o,
+  output logic [5:0]                res_tree_o,
   input  wire logic                 res_ready_i,
 
   output logic                      err_reduce_o,
@@ -83,6 +84,7 @@ module canopy_unit_reduce_engine_tb #(
     .res_flit_o,
     .res_last_o,
     .res_lanes_o,
+    .res_tree_o,
     .res_ready_i,
     .err_reduce_o,
     .err_dir_o,

@@ -306,6 +306,7 @@ class RxTest {
             tb_.res_flit_i = k.p.flits[res_pos_];
             tb_.res_last_i = res_pos_ + 1 == k.p.flits.size();
             tb_.res_lanes_i = k.lanes;
+            tb_.res_tree_i = k.tree;
         }
         tb_.eval();
         observe();

@@ -157,7 +157,15 @@ class EngineTest {
         if (tb_.in_valid_i && !tb_.in_ready_o && took_any_) cover_blocked_++;   // after the clearing
         took_any_ = took_any_ || took_in;
         if (tb_.up_grant_i) take_out(false, tb_.up_flit_o, tb_.up_last_o, tb_.up_port_o, 0);
-        if (tb_.res_ready_i) take_out(true, tb_.res_flit_o, tb_.res_last_o, 0, tb_.res_lanes_o);
+        if (tb_.res_ready_i) {
+            // res_tree_o comes with every flit of a result: its header's tree field.
+            const unsigned tree = cur_.flits.empty() ? (tb_.res_flit_o >> 49) & 0x3f : res_tree_;
+            if (tb_.res_tree_o != tree)
+                t_.fail("cycle %llu: res_tree_o %u, the result's header names tree %u",
+                        (unsigned long long)t_.ticks(), unsigned(tb_.res_tree_o), tree);
+            res_tree_ = tree;
+            take_out(true, tb_.res_flit_o, tb_.res_last_o, 0, tb_.res_lanes_o);
+        }
         got_err_reduce_ += tb_.err_reduce_o;
         got_err_dir_ += tb_.err_dir_o;
         got_err_tree_ += tb_.err_tree_o;
@@ -626,6 +634,7 @@ class EngineTest {
     bool in_offered_ = false;
     unsigned in_pct_ = 90, out_pct_ = 90;
     std::deque<OutPkt> exp_;
+    unsigned res_tree_ = 0;   // the tree of the result being taken
     OutPkt cur_;
     unsigned outs_ = 0;
     unsigned err_reduce_ = 0, err_dir_ = 0, err_tree_ = 0, refused_ = 0;
