@@ -433,7 +433,8 @@ module canopy_reduce_engine #(
   logic [WordW-1:0]  f1_i_q, f2_i_q, f3_i_q, f4_i_q;   // payload word index
   logic              f3_rd_q, f3_wr_q, f4_rd_q, f4_wr_q;
   logic              f3_early_q, f4_early_q, wb_early_q;   // a word of the reduce started early
-  logic [2:0]        f3_op_q, f3_dt_q, f4_op_q, f4_dt_q;
+  logic [2:0]        f3_op_q, f3_dt_q;
+  logic              f4_sum_q, f4_minmax_q, f4_min_q, f4_is64_q, f4_flip_lo_q, f4_flip_hi_q;  // the ALU's operation
   logic [PSlotW-1:0] f3_ps_q, f4_ps_q;
   logic [63:0]       acc_rdata, acc_q, alu_y;
   logic              wb_v_q, fw_q;
@@ -484,8 +485,8 @@ module canopy_reduce_engine #(
     f4_d_q <= f3_d_q;
     f4_i_q <= f3_i_q;
     {f4_rd_q, f4_wr_q, f4_early_q} <= {f3_rd_q, f3_wr_q, f3_early_q};
-    f4_op_q <= f3_op_q;
-    f4_dt_q <= f3_dt_q;
+    {f4_sum_q, f4_minmax_q, f4_min_q, f4_is64_q, f4_flip_lo_q, f4_flip_hi_q}
+            <= {f3_sum, f3_minmax, f3_min, f3_is64, f3_flip_lo, f3_flip_hi};
     f4_ps_q <= f3_ps_q;
     acc_q   <= fw_q ? fw_d_q : acc_rdata;
     wb_addr_q <= {f4_ps_q, f4_i_q};
@@ -493,13 +494,30 @@ module canopy_reduce_engine #(
     wb_d_q    <= alu_y;
   end
 
+  // The ALU's operation decoded a stage ahead (f3), so that the ALU's path (f4 to the word
+  // written back) starts at its adder and comparators.
+  logic f3_sum, f3_minmax, f3_min, f3_is64, f3_flip_lo, f3_flip_hi;
+  canopy_reduce_alu_ctl u_alu_ctl (
+    .op_i      (f3_op_q),
+    .dtype_i   (f3_dt_q),
+    .sum_o     (f3_sum),
+    .minmax_o  (f3_minmax),
+    .min_o     (f3_min),
+    .is64_o    (f3_is64),
+    .flip_lo_o (f3_flip_lo),
+    .flip_hi_o (f3_flip_hi)
+  );
   logic [63:0] alu_out;
   canopy_reduce_alu u_alu (
-    .a_i     (acc_q),
-    .b_i     (f4_d_q),
-    .op_i    (f4_op_q),
-    .dtype_i (f4_dt_q),
-    .y_o     (alu_out)
+    .a_i       (acc_q),
+    .b_i       (f4_d_q),
+    .sum_i     (f4_sum_q),
+    .minmax_i  (f4_minmax_q),
+    .min_i     (f4_min_q),
+    .is64_i    (f4_is64_q),
+    .flip_lo_i (f4_flip_lo_q),
+    .flip_hi_i (f4_flip_hi_q),
+    .y_o       (alu_out)
   );
   // Combining into a held accumulator; else (first contribution) the payload itself.
   assign alu_y = f4_rd_q ? alu_out : f4_d_q;
