@@ -513,14 +513,31 @@ module canopy_router_input #(
   logic [NumVcs-1:0]           from_rx, cand_ok, pick;
   logic [NumVcs-1:0][CtlW-1:0] cand;
   logic [VcW-1:0]              pick_idx;
-  wire logic a_body_bad = !cur_head && sel_bad;
+
+  // The arriving flit's control fields as each VC would have them (a_ctl if it is of that
+  // VC): from that VC's own packet state, so the bypass does not wait for the arriving
+  // VC's state to be selected (a 4-way multiplexer on a_vc, which led stage 1's path).
+  logic [NumVcs-1:0][CtlW-1:0] arr_ctl;
+  logic [NumVcs-1:0]           arr_body_bad;   // a body flit of a refused packet
+  always_comb begin
+    for (int unsigned v = 0; v < NumVcs; v++) begin
+      // (flat fields: Yosys drives no member of a struct declared in a loop)
+      arr_ctl[v][CtlHead]            = !in_pkt_q[v];
+      arr_ctl[v][CtlBad]             = in_pkt_q[v] ? bad_q[v]
+                                     : hdr_bad_type || hdr_bad_dst || hdr_bad_len || a_port_bad;
+      arr_ctl[v][CtlLast]            = a_last;
+      arr_ctl[v][PortW]              = in_pkt_q[v] ? cur_hi_q[v] : a_hi;
+      arr_ctl[v][CtlPort +: PortW]   = in_pkt_q[v] ? cur_port_q[v] : a_port;
+      arr_body_bad[v]                = in_pkt_q[v] && bad_q[v];
+    end
+  end
 
   always_comb begin
     for (int unsigned v = 0; v < NumVcs; v++) begin
       logic bad, sits_out;
       from_rx[v] = !cand_in[v] && a_valid && a_vc == VcW'(v);
-      cand[v]    = cand_in[v] ? cand_ctl[v] : CtlW'(a_ctl);
-      bad        = cand_in[v] ? cand[v][CtlBad] : a_body_bad;
+      cand[v]    = cand_in[v] ? cand_ctl[v] : arr_ctl[v];
+      bad        = cand_in[v] ? cand[v][CtlBad] : arr_body_bad[v];
       sits_out   = lost && !p_elig_q && p_vc_q == VcW'(v);
       cand_ok[v] = (cand_in[v] || from_rx[v]) && !bad && !drain_q[v] && !sits_out;
     end
@@ -648,6 +665,8 @@ module canopy_router_input #(
     `CANOPY_ASSERT(a_commit_head, !(pop[v] && !drain_pop[v]) || p_ptr_q[PtrW-1:0] == buf_rd[v],
                    "committed a flit that is not its VC's head")
   end
+  `CANOPY_ASSERT(a_arrival_ctl, !a_valid || arr_ctl[a_vc] == CtlW'(a_ctl),
+                 "the arriving flit's per-VC control fields differ from its VC's")
   `CANOPY_ASSERT(a_no_collision, !(s_req && a_valid && a_vc == s_vc_q && buf_wr[a_vc] == s_ptr_q[PtrW-1:0]),
                  "a flit was written into the slot of the staged request")
   `CANOPY_ASSERT(a_won_requested, !won_i || s_tgt_q != '0, "won without a request")
