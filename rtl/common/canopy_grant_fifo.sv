@@ -58,8 +58,8 @@ module canopy_grant_fifo #(
   logic [Width-1:0] mem_q [Depth];
   logic [PtrW-1:0]  wp_q, rp_q, rp1_q;   // rp1_q = rp_q + 1, kept as a register
   logic [PtrW:0]    cnt_q;               // words held (the one offered included)
-  logic             held_q, one_q;       // cnt_q != 0, cnt_q == 1: the offer's flags, so
-                                         // no subtraction sits between the grant and them
+  logic             held_q, one_q;       // cnt_q != 0 (for the check a_valid only), cnt_q
+                                         // == 1 (the bypass select, no subtraction after the grant)
 
   always_ff @(posedge clk_i) begin
     if (push_i) mem_q[wp_q] <= push_data_i;
