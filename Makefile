@@ -13,6 +13,7 @@ include sim/sim.mk
 include fw/fw.mk
 include driver/driver.mk
 include shmem/shmem.mk
+include sim/link/link.mk
 -include synth/synth.mk
 -include formal/formal.mk
 -include tests/unit/unit.mk

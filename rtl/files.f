@@ -1,4 +1,5 @@
 rtl/common/canopy_pkg.sv
+rtl/link/canopy_link_pkg.sv
 rtl/common/canopy_fifo.sv
 rtl/common/canopy_reg_fifo.sv
 rtl/common/canopy_grant_fifo.sv
@@ -27,6 +28,9 @@ rtl/coll/canopy_reduce_engine.sv
 rtl/coll/canopy_coll_unit.sv
 rtl/router/canopy_router.sv
 rtl/link/canopy_link_pipe.sv
+rtl/link/canopy_link_tx.sv
+rtl/link/canopy_link_rx.sv
+rtl/link/canopy_link.sv
 rtl/host/canopy_regs_pkg.sv
 rtl/host/canopy_host_pkg.sv
 rtl/host/canopy_csr.sv

@@ -1,0 +1,421 @@
+// link_main.cpp: canopy-link, one protected link (two canopy_link ends, the RTL) over a
+// simulated wire that corrupts, drops and kills, with a scoreboard on every flit.
+//
+//   canopy-link [--seed N] [--flits N] [--ber X] [--burst-rate X] [--burst-len N]
+//               [--drop X] [--latency L] [--rate R] [--drain R] [--vcs MASK]
+//               [--ev-rate R] [--drain-limit N]
+//
+// Each end stands in for a router port: a source that sends flits of packets on the VCs in
+// MASK while it holds credits (as many per VC as a router input has: 64 on the
+// point-to-point VCs, 32 on the collective ones) and returns collective slot credits at
+// --ev-rate per cycle; a sink that takes every flit the link delivers into that VC's
+// buffer (overflow is a credit error) and drains one flit per cycle with probability
+// --drain, returning its credit. Both directions carry traffic at once.
+//
+// The wire (each direction, --latency cycles) flips bits at --ber per bit, starts error
+// bursts of --burst-len bits at --burst-rate per bit, and drops a valid word with
+// probability --drop; every bit of the word counts (body and side band, idle cycles too).
+//
+// The scoreboard knows every flit sent per (direction, VC): each arrival must be the next
+// one, bit for bit; otherwise it is counted as lost (a later flit came first), duplicated
+// (an earlier one again) or corrupted. After --flits flits per direction the sources stop
+// and the link must drain within --drain-limit cycles (the watchdog): every flit
+// delivered, every credit back at its source, every slot credit delivered once.
+// Prints one JSON object; exit status 0 only if nothing was lost, duplicated, corrupted
+// or left behind and no RTL assertion fired.
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "Vlink.h"
+#include "rng.hpp"
+#include "verilated.h"
+
+namespace {
+
+constexpr int kNumVcs = 4;
+constexpr int kTrees = 16;
+constexpr int kWireBits = 64 + 5;  // body, valid, ctl, last, vc (2)
+const int kVcCredits[kNumVcs] = {64, 64, 32, 32};
+
+struct Options {
+    uint64_t seed = 1;
+    uint64_t flits = 200000;     // per direction
+    double ber = 0, burst_rate = 0, drop = 0;
+    unsigned burst_len = 16;
+    unsigned latency = 1;
+    double rate = 1.0, drain = 1.0, ev_rate = 0.01;
+    unsigned vcs = 0xF;
+    uint64_t drain_limit = 200000;
+    uint64_t warmup = 2000;
+};
+
+struct Word {
+    bool valid = false, ctl = false, last = false;
+    unsigned vc = 0;
+    uint64_t body = 0;
+};
+
+// Geometric gaps between events of probability p per bit.
+class BitEvents {
+  public:
+    BitEvents(double p, canopy::Rng &rng) : p_(p), rng_(rng) { next_ = draw(); }
+    // Positions (0..n-1) of the events among the next n bits.
+    template <class F>
+    void over(unsigned n, F &&hit) {
+        if (p_ <= 0) return;
+        while (next_ < n) {
+            hit(static_cast<unsigned>(next_));
+            next_ += 1 + draw();
+        }
+        next_ -= n;
+    }
+
+  private:
+    uint64_t draw() {
+        if (p_ >= 1) return 0;
+        const double u = (static_cast<double>(rng_.next() >> 11) + 0.5) / 9007199254740992.0;
+        return static_cast<uint64_t>(std::floor(std::log(u) / std::log1p(-p_)));
+    }
+    double p_;
+    canopy::Rng &rng_;
+    uint64_t next_;
+};
+
+// One direction of the wire: a delay line with faults.
+class Wire {
+  public:
+    Wire(const Options &o, uint64_t seed)
+        : rng_(seed), flips_(o.ber, rng_), bursts_(o.burst_rate, rng_), drop_(o.drop),
+          burst_len_(o.burst_len), line_(o.latency) {}
+
+    Word carry(Word w) {
+        corrupt(w);
+        line_.push_back(w);
+        Word out = line_.front();
+        line_.pop_front();
+        return out;
+    }
+    uint64_t bits_flipped = 0, words_hit = 0, words_dropped = 0;
+
+  private:
+    static void flip(Word &w, unsigned bit) {
+        if (bit < 64) w.body ^= uint64_t{1} << bit;
+        else if (bit == 64) w.valid = !w.valid;
+        else if (bit == 65) w.ctl = !w.ctl;
+        else if (bit == 66) w.last = !w.last;
+        else w.vc ^= 1u << (bit - 67);
+    }
+    void corrupt(Word &w) {
+        const Word before = w;
+        flips_.over(kWireBits, [&](unsigned b) { flip(w, b); bits_flipped++; });
+        // A burst: its first and last bits wrong, the ones between at random.
+        bursts_.over(kWireBits, [&](unsigned b) { burst_left_ = burst_len_; burst_at_ = b; });
+        for (unsigned b = burst_at_; burst_left_ > 0 && b < kWireBits; b++, burst_left_--) {
+            if (burst_left_ == burst_len_ || burst_left_ == 1 || (rng_.next() & 1)) {
+                flip(w, b);
+                bits_flipped++;
+            }
+        }
+        burst_at_ = 0;
+        if (w.valid && drop_ > 0 && rng_.next() < static_cast<uint64_t>(drop_ * 18446744073709551615.0)) {
+            w.valid = false;
+            words_dropped++;
+        }
+        if (w.valid != before.valid || w.ctl != before.ctl || w.last != before.last ||
+            w.vc != before.vc || w.body != before.body)
+            words_hit++;
+    }
+    canopy::Rng rng_;
+    BitEvents flips_, bursts_;
+    double drop_;
+    unsigned burst_len_, burst_left_ = 0, burst_at_ = 0;
+    std::deque<Word> line_;
+};
+
+uint64_t mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+// A flit's body: {check tag 16, direction 4, VC 4, sequence number 40}.
+uint64_t flit_body(unsigned dir, unsigned vc, uint64_t seq) {
+    const uint64_t low = (uint64_t{dir} << 44) | (uint64_t{vc} << 40) | (seq & 0xFFFFFFFFFFull);
+    return ((mix(low) & 0xFFFF) << 48) | low;
+}
+
+struct Counts {
+    uint64_t lost = 0, dup = 0, corrupt = 0, delivered = 0, window_delivered = 0;
+};
+
+// One end's router stand-in: its source (sending on this end) and its sink (receiving).
+struct Port {
+    unsigned dir = 0;                       // 0: A sends, B receives; 1: the other way
+    canopy::Rng rng{0};
+    // source
+    int credits[kNumVcs] = {};
+    uint64_t next_seq[kNumVcs] = {};
+    unsigned pkt_left[kNumVcs] = {};        // flits left in the VC's current packet
+    unsigned rr = 0;
+    uint64_t sent = 0;
+    std::deque<bool> expect_last[kNumVcs];  // the last bits of flits sent, not yet delivered
+    uint64_t exp_seq[kNumVcs] = {};         // the far sink's next expected sequence number
+    // sink (flits of the other direction)
+    std::deque<uint64_t> buf[kNumVcs];
+    unsigned drain_rr = 0;
+    // slot credits this end returns (they travel to the far end)
+    uint64_t ev_sent[kTrees] = {}, ev_got[kTrees] = {};
+};
+
+bool parse(int argc, char **argv, Options &o) {
+    for (int i = 1; i < argc; i++) {
+        const std::string a = argv[i];
+        auto val = [&]() -> const char * {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "canopy-link: %s needs a value\n", a.c_str());
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        if (a == "--seed") o.seed = std::strtoull(val(), nullptr, 0);
+        else if (a == "--flits") o.flits = std::strtoull(val(), nullptr, 0);
+        else if (a == "--ber") o.ber = std::strtod(val(), nullptr);
+        else if (a == "--burst-rate") o.burst_rate = std::strtod(val(), nullptr);
+        else if (a == "--burst-len") o.burst_len = static_cast<unsigned>(std::strtoul(val(), nullptr, 0));
+        else if (a == "--drop") o.drop = std::strtod(val(), nullptr);
+        else if (a == "--latency") o.latency = static_cast<unsigned>(std::strtoul(val(), nullptr, 0));
+        else if (a == "--rate") o.rate = std::strtod(val(), nullptr);
+        else if (a == "--drain") o.drain = std::strtod(val(), nullptr);
+        else if (a == "--vcs") o.vcs = static_cast<unsigned>(std::strtoul(val(), nullptr, 0));
+        else if (a == "--ev-rate") o.ev_rate = std::strtod(val(), nullptr);
+        else if (a == "--drain-limit") o.drain_limit = std::strtoull(val(), nullptr, 0);
+        else {
+            std::fprintf(stderr, "canopy-link: unknown option %s\n", a.c_str());
+            return false;
+        }
+    }
+    if (o.latency < 1 || o.vcs == 0 || o.vcs > 0xF || o.burst_len < 2 || o.ber < 0 || o.ber > 0.5 ||
+        o.rate < 0 || o.rate > 1 || o.drain <= 0 || o.drain > 1 || o.drop < 0 || o.drop > 0.5) {
+        std::fprintf(stderr, "canopy-link: option out of range (latency >= 1, vcs 1..15, burst-len >= 2, "
+                             "ber <= 0.5, drop <= 0.5, 0 < drain <= 1, 0 <= rate <= 1)\n");
+        return false;
+    }
+    return true;
+}
+
+bool chance(canopy::Rng &rng, double p) {
+    return p >= 1 || (p > 0 && static_cast<double>(rng.next() >> 11) < p * 9007199254740992.0);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    Options o;
+    if (!parse(argc, argv, o)) return 2;
+
+    VerilatedContext ctx;
+    ctx.fatalOnError(false);
+    Vlink end_a{&ctx, "a"}, end_b{&ctx, "b"};
+    Vlink *ends[2] = {&end_a, &end_b};
+    Wire wire_ab(o, o.seed * 4 + 1), wire_ba(o, o.seed * 4 + 2);
+    Port ports[2];
+    Counts counts[2];  // per direction, at its sink
+    for (unsigned d = 0; d < 2; d++) {
+        ports[d].dir = d;
+        ports[d].rng = canopy::Rng(o.seed * 4 + 3 + d);
+        for (int v = 0; v < kNumVcs; v++) ports[d].credits[v] = kVcCredits[v];
+    }
+
+    auto tick = [&]() {
+        for (Vlink *e : ends) { e->clk_i = 0; e->eval(); }
+        for (Vlink *e : ends) { e->clk_i = 1; e->eval(); }
+        ctx.timeInc(1);
+    };
+    for (Vlink *e : ends) e->rst_i = 1;
+    for (int i = 0; i < 4; i++) tick();
+    for (Vlink *e : ends) e->rst_i = 0;
+
+    uint64_t replays = 0, timeouts = 0, crc_errs = 0, seq_errs = 0, dups = 0, cred_errs = 0;
+    uint64_t cycle = 0, window_start = o.warmup, window_end = 0, credit_overflows = 0;
+    bool injecting = true, drained = false;
+    const uint64_t limit_cycles = o.flits * 4 + 100000;  // the injection phase's watchdog
+
+    while (true) {
+        // What each end shows this cycle (registered outputs).
+        Word out[2];
+        for (unsigned d = 0; d < 2; d++) {
+            Vlink &e = *ends[d];
+            out[d] = Word{e.w_tx_valid_o != 0, e.w_tx_ctl_o != 0, e.w_tx_last_o != 0,
+                          static_cast<unsigned>(e.w_tx_vc_o), e.w_tx_body_o};
+            replays += e.replay_o;
+            timeouts += e.timeout_o;
+            crc_errs += e.crc_err_o;
+            seq_errs += e.seq_err_o;
+            dups += e.dup_o;
+            cred_errs += e.cred_err_o;
+        }
+        const Word in_b = wire_ab.carry(out[0]);
+        const Word in_a = wire_ba.carry(out[1]);
+        const Word in[2] = {in_a, in_b};
+
+        for (unsigned d = 0; d < 2; d++) {
+            Vlink &e = *ends[d];
+            Port &me = ports[d];        // this end: source of direction d
+            Port &far = ports[1 - d];   // the far end: source of direction 1-d, whose flits arrive here
+            Counts &c = counts[1 - d];
+
+            // Sink: the flit delivered here.
+            if (e.rx_valid_o) {
+                const unsigned vc = static_cast<unsigned>(e.rx_vc_o) & 3u;
+                const uint64_t body = e.rx_flit_o;
+                const bool last = e.rx_last_o != 0;
+                me.buf[vc].push_back(body);
+                if (me.buf[vc].size() > static_cast<size_t>(kVcCredits[vc])) credit_overflows++;
+                std::deque<bool> &exp_last = far.expect_last[vc];
+                uint64_t &exp = far.exp_seq[vc];
+                const uint64_t seq = body & 0xFFFFFFFFFFull;
+                const bool ours = !exp_last.empty() && body == flit_body(1 - d, vc, exp) && last == exp_last.front();
+                const bool well_formed = body == flit_body(static_cast<unsigned>((body >> 44) & 0xF),
+                                                           static_cast<unsigned>((body >> 40) & 0xF), seq) &&
+                                         ((body >> 44) & 0xF) == 1 - d && ((body >> 40) & 0xF) == vc;
+                if (ours) {
+                    exp_last.pop_front();
+                    exp++;
+                    c.delivered++;
+                    if (injecting && cycle >= window_start) c.window_delivered++;
+                } else if (well_formed && seq < exp) {
+                    c.dup += 8;
+                } else if (well_formed && seq > exp && seq - exp <= exp_last.size()) {
+                    const uint64_t skipped = seq - exp;
+                    c.lost += 8 * skipped;
+                    for (uint64_t k = 0; k <= skipped; k++) exp_last.pop_front();
+                    exp = seq + 1;
+                    c.delivered++;
+                } else {
+                    c.corrupt += 8;
+                    if (!exp_last.empty()) {
+                        exp_last.pop_front();
+                        exp++;
+                    }
+                }
+            }
+            // Sink: drain one flit, return its credit (to the far source, through the link).
+            e.rx_credit_i = 0;
+            if (chance(me.rng, o.drain)) {
+                for (unsigned k = 0; k < kNumVcs; k++) {
+                    const unsigned v = (me.drain_rr + k) % kNumVcs;
+                    if (!me.buf[v].empty()) {
+                        me.buf[v].pop_front();
+                        e.rx_credit_i = static_cast<uint8_t>(1u << v);
+                        me.drain_rr = v + 1;
+                        break;
+                    }
+                }
+            }
+
+            // Source: one flit, round robin over the VCs with traffic and a credit.
+            e.tx_valid_i = 0;
+            if (injecting && me.sent < o.flits && chance(me.rng, o.rate)) {
+                for (unsigned k = 0; k < kNumVcs; k++) {
+                    const unsigned v = (me.rr + k) % kNumVcs;
+                    if (!((o.vcs >> v) & 1) || me.credits[v] == 0) continue;
+                    if (me.pkt_left[v] == 0) me.pkt_left[v] = 1 + me.rng.below(34);
+                    const bool last = --me.pkt_left[v] == 0;
+                    e.tx_valid_i = 1;
+                    e.tx_flit_i = flit_body(d, v, me.next_seq[v]++);
+                    e.tx_last_i = last;
+                    e.tx_vc_i = v;
+                    me.expect_last[v].push_back(last);
+                    me.credits[v]--;
+                    me.sent++;
+                    me.rr = v + 1;
+                    break;
+                }
+            }
+            // Slot credits this end returns (at most 24 on their way, as a router's trees allow).
+            e.rx_slot_valid_i = 0;
+            uint64_t ev_out = 0;
+            for (int t = 0; t < kTrees; t++) ev_out += me.ev_sent[t] - me.ev_got[t];
+            if (injecting && ev_out < 24 && chance(me.rng, o.ev_rate)) {
+                const unsigned t = me.rng.below(kTrees);
+                e.rx_slot_valid_i = 1;
+                e.rx_slot_tree_i = t;
+                me.ev_sent[t]++;
+            }
+            // Credits and slot credits that came back to this end's source (usable from the
+            // next cycle on, as in a router's credit counter).
+            for (unsigned v = 0; v < kNumVcs; v++) me.credits[v] += (e.tx_credit_o >> v) & 1;
+            if (e.tx_slot_valid_o) far.ev_got[e.tx_slot_tree_o % kTrees]++;
+            e.w_rx_valid_i = in[d].valid;
+            e.w_rx_ctl_i = in[d].ctl;
+            e.w_rx_last_i = in[d].last;
+            e.w_rx_vc_i = in[d].vc & 3u;
+            e.w_rx_body_i = in[d].body;
+        }
+        tick();
+        cycle++;
+        if (ctx.gotError()) break;
+        if (injecting && ports[0].sent >= o.flits && ports[1].sent >= o.flits) {
+            injecting = false;
+            window_end = cycle;
+        }
+        if (injecting && cycle > limit_cycles) break;
+        if (!injecting) {
+            bool done = true;
+            for (unsigned d = 0; d < 2; d++) {
+                for (int v = 0; v < kNumVcs; v++) {
+                    done = done && ports[d].expect_last[v].empty() && ports[d].buf[v].empty() &&
+                           ports[d].credits[v] == kVcCredits[v];
+                }
+                for (int t = 0; t < kTrees; t++) done = done && ports[d].ev_sent[t] == ports[d].ev_got[t];
+            }
+            if (done) {
+                drained = true;
+                break;
+            }
+            if (cycle - window_end > o.drain_limit) break;
+        }
+    }
+
+    uint64_t lost = 0, dup = 0, corrupt = 0, left = 0, ev_bad = 0;
+    for (unsigned d = 0; d < 2; d++) {
+        lost += counts[d].lost;
+        dup += counts[d].dup;
+        corrupt += counts[d].corrupt;
+        for (int v = 0; v < kNumVcs; v++) left += ports[d].expect_last[v].size();
+        for (int t = 0; t < kTrees; t++) ev_bad += ports[d].ev_sent[t] != ports[d].ev_got[t];
+    }
+    const uint64_t window = window_end > window_start ? window_end - window_start : 0;
+    double goodput = 1.0;
+    for (unsigned d = 0; d < 2; d++) {
+        const double g = window ? static_cast<double>(counts[d].window_delivered) / static_cast<double>(window) : 0.0;
+        goodput = std::min(goodput, g);
+    }
+    const bool assertion = ctx.gotError();
+    const bool ok = drained && !assertion && lost == 0 && dup == 0 && corrupt == 0 && left == 0 &&
+                    ev_bad == 0 && credit_overflows == 0;
+    std::printf("{\"ok\": %s, \"seed\": %" PRIu64 ", \"ber\": %g, \"burst_rate\": %g, \"burst_len\": %u, "
+                "\"drop\": %g, \"latency\": %u, \"cycles\": %" PRIu64 ", \"window_cycles\": %" PRIu64 ", "
+                "\"flits\": %" PRIu64 ", \"goodput_fraction\": %.4f, \"bits_flipped\": %" PRIu64 ", "
+                "\"words_hit\": %" PRIu64 ", \"words_dropped\": %" PRIu64 ", \"replays\": %" PRIu64 ", "
+                "\"timeouts\": %" PRIu64 ", \"crc_errors\": %" PRIu64 ", \"seq_errors\": %" PRIu64 ", "
+                "\"dup_frames\": %" PRIu64 ", \"credit_errors\": %" PRIu64 ", \"lost_bytes\": %" PRIu64 ", "
+                "\"dup_bytes\": %" PRIu64 ", \"corrupt_bytes\": %" PRIu64 ", \"flits_left\": %" PRIu64 ", "
+                "\"slot_credit_mismatches\": %" PRIu64 ", \"credit_overflows\": %" PRIu64 ", "
+                "\"drained\": %s, \"assertion\": %s}\n",
+                ok ? "true" : "false", o.seed, o.ber, o.burst_rate, o.burst_len, o.drop, o.latency, cycle,
+                window, counts[0].delivered + counts[1].delivered, goodput,
+                wire_ab.bits_flipped + wire_ba.bits_flipped, wire_ab.words_hit + wire_ba.words_hit,
+                wire_ab.words_dropped + wire_ba.words_dropped, replays, timeouts, crc_errs, seq_errs, dups,
+                cred_errs, lost, dup, corrupt, left, ev_bad, credit_overflows, drained ? "true" : "false",
+                assertion ? "true" : "false");
+    end_a.final();
+    end_b.final();
+    return ok ? 0 : 1;
+}
