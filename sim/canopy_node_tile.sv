@@ -16,6 +16,7 @@
 module canopy_node_tile #(
   parameter int unsigned NumDims       = 2,
   parameter int unsigned LinkLatency   = 1,   /// cycles each way between routers, >= 1
+  parameter int unsigned LinkProtect   = 0,    /// 1: a protected link end on every link port (canopy_link)
   parameter int unsigned FlitWidth     = 64,
   parameter int unsigned NumVcs        = 4,
   parameter int unsigned LinkBufDepth  = 64,
@@ -28,7 +29,7 @@ module canopy_node_tile #(
   localparam int unsigned NumLinks = 2 * NumDims,
   localparam int unsigned VcW      = $clog2(NumVcs),
   localparam int unsigned TreeIdW  = canopy_pkg::HdrTreeBits,
-  localparam int unsigned LinkW    = FlitWidth + VcW + 2,
+  localparam int unsigned LinkW    = FlitWidth + VcW + 2 + LinkProtect,
   localparam int unsigned CreditW  = NumVcs + 1 + TreeIdW,
   localparam int unsigned IdW      = 4
 ) (
@@ -91,7 +92,9 @@ module canopy_node_tile #(
   output logic      [LinkW-1:0]   link_o [NumLinks],
   input  wire logic [LinkW-1:0]   link_i [NumLinks],
   output logic      [CreditW-1:0] link_credit_o [NumLinks],
-  input  wire logic [CreditW-1:0] link_credit_i [NumLinks]
+  input  wire logic [CreditW-1:0] link_credit_i [NumLinks],
+  output logic      [31:0]        link_replays_o,   // protected links: replays started
+  output logic      [31:0]        link_errors_o     //   and frames refused, all links
 );
   logic [NumLinks-1:0]                rx_valid, rx_last, tx_valid, tx_last;
   logic [NumLinks-1:0][FlitWidth-1:0] rx_flit, tx_flit;
@@ -101,7 +104,8 @@ module canopy_node_tile #(
   logic [NumLinks-1:0][TreeIdW-1:0]   rx_slot_tree, tx_slot_tree;
 
   canopy_tile_links #(
-    .NumLinks (NumLinks), .LinkLatency (LinkLatency), .FlitWidth (FlitWidth), .NumVcs (NumVcs)
+    .NumLinks (NumLinks), .LinkLatency (LinkLatency), .FlitWidth (FlitWidth), .NumVcs (NumVcs),
+    .LinkProtect (LinkProtect)
   ) u_links (
     .clk_i, .rst_i,
     .tx_valid_i (tx_valid), .tx_flit_i (tx_flit), .tx_last_i (tx_last), .tx_vc_i (tx_vc),
@@ -109,7 +113,7 @@ module canopy_node_tile #(
     .link_o, .credit_i (link_credit_i),
     .link_i, .rx_valid_o (rx_valid), .rx_flit_o (rx_flit), .rx_last_o (rx_last), .rx_vc_o (rx_vc),
     .rx_credit_i (rx_credit), .rx_slot_valid_i (rx_slot_valid), .rx_slot_tree_i (rx_slot_tree),
-    .link_credit_o
+    .link_credit_o, .link_replays_o, .link_errors_o
   );
 
   wire logic [IdW-1:0] unused_bid, unused_rid, unused_awid;

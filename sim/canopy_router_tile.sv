@@ -11,7 +11,8 @@
 //     what the peer on port p sends. The simulator (sim/torus_tiles.hpp) copies each tile's
 //     link_o[p] and link_credit_o[p] to port p^1 of its peer once per cycle. All of them
 //     are registers.
-//   - err_*_o: the router's error counters.
+//   - err_*_o: the router's error counters. link_replays_o / link_errors_o: with
+//     LinkProtect, the protected links' replays and refused frames (canopy_tile_links).
 // The collective table stays empty here (nothing writes it): the collective subnet is
 // exercised through whole nodes (canopy_node_tile).
 `default_nettype none
@@ -19,6 +20,7 @@
 module canopy_router_tile #(
   parameter int unsigned NumDims       = 2,
   parameter int unsigned LinkLatency   = 1,   /// cycles each way between routers, >= 1
+  parameter int unsigned LinkProtect   = 0,    /// 1: a protected link end on every link port (canopy_link)
   parameter int unsigned FlitWidth     = 64,
   parameter int unsigned NumVcs        = 4,
   parameter int unsigned LinkBufDepth  = 64,
@@ -28,7 +30,7 @@ module canopy_router_tile #(
   localparam int unsigned NumLinks = 2 * NumDims,
   localparam int unsigned VcW      = $clog2(NumVcs),
   localparam int unsigned TreeIdW  = canopy_pkg::HdrTreeBits,
-  localparam int unsigned LinkW    = FlitWidth + VcW + 2,
+  localparam int unsigned LinkW    = FlitWidth + VcW + 2 + LinkProtect,
   localparam int unsigned CreditW  = NumVcs + 1 + TreeIdW
 ) (
   input  wire logic                                               clk_i,
@@ -52,6 +54,8 @@ module canopy_router_tile #(
   output logic      [CreditW-1:0]    link_credit_o [NumLinks],
   input  wire logic [CreditW-1:0]    link_credit_i [NumLinks],
 
+  output logic      [31:0]           link_replays_o,   // protected links: replays started
+  output logic      [31:0]           link_errors_o,    //   and frames refused, all links
   output logic      [31:0]           err_bad_type_o,
   output logic      [31:0]           err_bad_dst_o,
   output logic      [31:0]           err_bad_len_o
@@ -64,7 +68,8 @@ module canopy_router_tile #(
   logic [NumLinks-1:0][TreeIdW-1:0]   rx_slot_tree, tx_slot_tree;
 
   canopy_tile_links #(
-    .NumLinks (NumLinks), .LinkLatency (LinkLatency), .FlitWidth (FlitWidth), .NumVcs (NumVcs)
+    .NumLinks (NumLinks), .LinkLatency (LinkLatency), .FlitWidth (FlitWidth), .NumVcs (NumVcs),
+    .LinkProtect (LinkProtect)
   ) u_links (
     .clk_i, .rst_i,
     .tx_valid_i (tx_valid), .tx_flit_i (tx_flit), .tx_last_i (tx_last), .tx_vc_i (tx_vc),
@@ -72,7 +77,7 @@ module canopy_router_tile #(
     .link_o, .credit_i (link_credit_i),
     .link_i, .rx_valid_o (rx_valid), .rx_flit_o (rx_flit), .rx_last_o (rx_last), .rx_vc_o (rx_vc),
     .rx_credit_i (rx_credit), .rx_slot_valid_i (rx_slot_valid), .rx_slot_tree_i (rx_slot_tree),
-    .link_credit_o
+    .link_credit_o, .link_replays_o, .link_errors_o
   );
 
   logic                    unused_local_slot_valid, unused_wok;

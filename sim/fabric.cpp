@@ -225,6 +225,27 @@ void Fabric::set_drain_interval(unsigned node, unsigned interval) {
     nodes_.at(node).drain_interval = interval;
 }
 
+void Fabric::set_faults(const FaultOptions &o, uint64_t seed) {
+    if (!CANOPY_LINK_PROTECT) throw std::runtime_error("fault injection needs a protected-link build (LINK_PROTECT=1)");
+    unsigned vc_bits = 0;
+    while ((1u << vc_bits) < CANOPY_NUM_VCS) vc_bits++;
+    tiles_->set_faults(o, seed, CANOPY_FLIT_BITS + vc_bits + 3);  // {ctl, vc, last, body, valid}
+}
+
+Fabric::LinkStats Fabric::link_stats() const {
+    LinkStats s;
+    for (const WireFaults &w : tiles_->faults()) {
+        s.bits_flipped += w.bits_flipped;
+        s.words_hit += w.words_hit;
+        s.words_dropped += w.words_dropped;
+    }
+    for (unsigned n = 0; n < tiles_->nodes(); ++n) {
+        s.replays += (*tiles_)[n].link_replays_o;
+        s.refused += (*tiles_)[n].link_errors_o;
+    }
+    return s;
+}
+
 ErrorCounters Fabric::errors(unsigned node) const {
     ErrorCounters e;
     const Vcanopy_router_tile &t = (*tiles_)[node];

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "wire_faults.hpp"
+
 extern "C" {
 #include "canopy_packet.h"
 }
@@ -111,6 +113,14 @@ public:
     bool run_until(const std::function<bool()> &pred, uint64_t limit);
 
     ErrorCounters errors(unsigned node) const;
+
+    // Protected links (a LINK_PROTECT=1 build; anything else throws): corrupt every link's
+    // words from now on (sim/wire_faults.hpp), and what the faults and the links did.
+    void set_faults(const FaultOptions &o, uint64_t seed);
+    struct LinkStats {
+        uint64_t bits_flipped = 0, words_hit = 0, words_dropped = 0, replays = 0, refused = 0;
+    };
+    LinkStats link_stats() const;
     uint64_t flits_injected() const { return flits_injected_; }
     uint64_t flits_ejected() const { return flits_ejected_; }
     uint64_t last_eject_cycle() const { return last_eject_cycle_; }

@@ -101,8 +101,29 @@ Watchdog watchdog(const Options &o) {
     return Watchdog{o.num("max-cycles", 20'000'000), o.num("stall-limit", 20'000)};
 }
 
+// The fault options of a protected-link build (--ber, --burst-rate, --burst-len, --drop,
+// --fault-seed; sim/wire_faults.hpp). Without any, the links are left alone.
+void set_faults(Fabric &f, const Options &o) {
+    FaultOptions fo;
+    fo.ber = o.real("ber", 0);
+    fo.burst_rate = o.real("burst-rate", 0);
+    fo.burst_len = static_cast<unsigned>(o.num("burst-len", 16));
+    fo.drop = o.real("drop", 0);
+    if (fo.any()) f.set_faults(fo, o.num("fault-seed", 1));
+}
+
+// With protected links, a line of what the wire did and what the links did about it.
+void report_links(Fabric &f) {
+    if (!CANOPY_LINK_PROTECT) return;
+    const Fabric::LinkStats s = f.link_stats();
+    std::printf("links: %" PRIu64 " bits flipped, %" PRIu64 " words hit, %" PRIu64 " dropped; %" PRIu64
+                " frames or control words refused, %" PRIu64 " replays\n",
+                s.bits_flipped, s.words_hit, s.words_dropped, s.refused, s.replays);
+}
+
 bool report(const char *name, Fabric &f, Scoreboard &sb, bool ok) {
     ok = sb.finish() && ok;
+    report_links(f);
     for (auto &m : sb.failures()) std::printf("  FAIL: %s\n", m.c_str());
     std::printf("%s %s on %s: %" PRIu64 " packets, %" PRIu64 " flits in %" PRIu64 " cycles\n",
                 ok ? "PASS" : "FAIL", name, f.topo().name().c_str(), sb.delivered(),
@@ -126,6 +147,7 @@ bool errors_are_zero(Fabric &f) {
 int scenario_allpairs(const Options &o) {
     Fabric f(o.str("fst", ""), threads(o));
     const Topology &t = f.topo();
+    set_faults(f, o);
     Scoreboard sb(t);
     f.on_receive([&](const Received &r) { sb.receive(r); });
     Rng rng(o.num("seed", 1));
@@ -171,6 +193,7 @@ bool offered_load(Fabric &f, Scoreboard &sb, Rng &rng, uint64_t total_flits, con
 int scenario_uniform(const Options &o) {
     Fabric f(o.str("fst", ""), threads(o));
     const Topology &t = f.topo();
+    set_faults(f, o);
     Scoreboard sb(t);
     f.on_receive([&](const Received &r) { sb.receive(r); });
     Rng rng(o.num("seed", 2));
@@ -186,6 +209,7 @@ int scenario_uniform(const Options &o) {
 int scenario_hotspot(const Options &o) {
     Fabric f(o.str("fst", ""), threads(o));
     const Topology &t = f.topo();
+    set_faults(f, o);
     Scoreboard sb(t);
     f.on_receive([&](const Received &r) { sb.receive(r); });
     Rng rng(o.num("seed", 3));

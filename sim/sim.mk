@@ -1,10 +1,12 @@
 # sim/sim.mk: Verilator builds of a whole torus fabric and its C++ harness.
 #
-#   make sim TORUS=3x3 [LINK_LATENCY=1] [WAVES=1] [SIM_PGO=1]
+#   make sim TORUS=3x3 [LINK_LATENCY=1] [LINK_PROTECT=1] [WAVES=1] [SIM_PGO=1]
 #                                     builds build/sim/<config>/canopy-fabric
 #
 # TORUS is one size per dimension, X first: 4 (a ring), 3x3, 2x2x2, 4x4x4, 2x2x2x2.
 # LINK_LATENCY >= 1 (the tiles' link outputs must be registers, sim/torus_tiles.hpp).
+# LINK_PROTECT=1 (configuration suffix -prot) puts a protected link end (rtl/link/,
+# docs/link.md) on every link port; only such a build takes the fault options (--ber ...).
 # Both simulators verilate one node, as a tile with the links it transmits on
 # (sim/canopy_router_tile.sv, sim/canopy_node_tile.sv), and build the torus in C++ from one
 # model instance per node: the build does not grow with the torus, and each node is
@@ -23,6 +25,7 @@
 TORUS        ?= 3x3
 LINK_LATENCY ?= 1
 WAVES        ?= 0
+LINK_PROTECT ?= 0
 FLIT_BITS    ?= 64
 NUM_VCS      ?= 4
 LINK_BUF     ?= 64
@@ -34,12 +37,12 @@ sim_sizes   = $(subst x, ,$(1))
 sim_ndims   = $(words $(call sim_sizes,$(1)))
 sim_size    = $(or $(word $(2),$(call sim_sizes,$(1))),1)
 SIM_PGO     ?= 0
-sim_config  = $(1)-L$(LINK_LATENCY)$(if $(filter 1,$(WAVES)),-waves)$(if $(filter 1,$(SIM_PGO)),-pgo)
+sim_config  = $(1)-L$(LINK_LATENCY)$(if $(filter 1,$(LINK_PROTECT)),-prot)$(if $(filter 1,$(WAVES)),-waves)$(if $(filter 1,$(SIM_PGO)),-pgo)
 sim_dir     = build/sim/$(call sim_config,$(1))
 sim_bin     = $(call sim_dir,$(1))/canopy-fabric
 
 # The tile's parameters, for Verilator. The torus shape is the harness's business (-D).
-sim_tile_params = -GNumDims=$(call sim_ndims,$(1)) -GLinkLatency=$(LINK_LATENCY) \
+sim_tile_params = -GNumDims=$(call sim_ndims,$(1)) -GLinkLatency=$(LINK_LATENCY) -GLinkProtect=$(LINK_PROTECT) \
   -GFlitWidth=$(FLIT_BITS) -GNumVcs=$(NUM_VCS) -GLinkBufDepth=$(LINK_BUF) \
   -GCollBufDepth=$(COLL_BUF) -GLocalBufDepth=$(LOCAL_BUF) -GEjectCredits=$(EJECT_BUF)
 
@@ -50,7 +53,7 @@ sim_tile_params = -GNumDims=$(call sim_ndims,$(1)) -GLinkLatency=$(LINK_LATENCY)
 SIM_VFLAGS   := --unroll-count 256
 SIM_OPT      := -MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O0 OPT_GLOBAL=-O2"
 SIM_CXX_SRCS := sim/fabric.cpp sim/scoreboard.cpp sim/fabric_main.cpp
-SIM_HDRS     := sim/fabric.hpp sim/scoreboard.hpp sim/vl_bits.hpp sim/rng.hpp sim/torus_tiles.hpp driver/include/canopy_packet.h
+SIM_HDRS     := sim/fabric.hpp sim/scoreboard.hpp sim/vl_bits.hpp sim/rng.hpp sim/torus_tiles.hpp sim/wire_faults.hpp driver/include/canopy_packet.h
 SIM_SV_TOP   := sim/canopy_tile_links.sv sim/canopy_router_tile.sv
 
 # $(call sim_verilate,TORUS,DIR,BUILD): the Verilator command for one configuration, into
@@ -65,7 +68,7 @@ define sim_verilate
 	  -CFLAGS "-DCANOPY_NDIMS=$(call sim_ndims,$(1)) -DCANOPY_SIZE_X=$(call sim_size,$(1),1)" \
 	  -CFLAGS "-DCANOPY_SIZE_Y=$(call sim_size,$(1),2) -DCANOPY_SIZE_Z=$(call sim_size,$(1),3)" \
 	  -CFLAGS "-DCANOPY_SIZE_W=$(call sim_size,$(1),4) -DCANOPY_LINK_LATENCY=$(LINK_LATENCY)" \
-	  -CFLAGS "-DCANOPY_FLIT_BITS=$(FLIT_BITS) -DCANOPY_NUM_VCS=$(NUM_VCS)" \
+	  -CFLAGS "-DCANOPY_FLIT_BITS=$(FLIT_BITS) -DCANOPY_NUM_VCS=$(NUM_VCS) -DCANOPY_LINK_PROTECT=$(LINK_PROTECT)" \
 	  -CFLAGS "-DCANOPY_LOCAL_BUF_DEPTH=$(LOCAL_BUF) -DCANOPY_EJECT_CREDITS=$(EJECT_BUF)" \
 	  $(RTL_SRCS) $(SIM_SV_TOP) $(addprefix $(CURDIR)/,$(SIM_CXX_SRCS)) > $(2)/build.log 2>&1 \
 	  || { tail -n 40 $(2)/build.log; exit 1; }
@@ -99,7 +102,7 @@ sim: $(call sim_bin,$(TORUS))
 #   make cosim TORUS=3x3   builds build/cosim/<config>/canopy-cosim (whole nodes + PCIe model)
 COSIM_SV_TOP   := sim/canopy_tile_links.sv sim/canopy_node_tile.sv
 COSIM_CXX_SRCS := sim/cosim/cosim_main.cpp sim/cosim/pcie_host.cpp
-COSIM_HDRS     := sim/cosim/pcie_host.hpp sim/torus_tiles.hpp driver/include/canopy_packet.h sim/include/canopy_cosim.h driver/include/canopy.h
+COSIM_HDRS     := sim/cosim/pcie_host.hpp sim/torus_tiles.hpp sim/wire_faults.hpp driver/include/canopy_packet.h sim/include/canopy_cosim.h driver/include/canopy.h
 cosim_dir       = build/cosim/$(call sim_config,$(1))
 cosim_bin       = $(call cosim_dir,$(1))/canopy-cosim
 # The node's per-source tables (ACK, get) hold 256 nodes, as synthesized; a larger torus

@@ -14,6 +14,10 @@
 // node, joined by two links. Node n has coordinates x = n % SizeX, y = (n / SizeX) % SizeY,
 // ... (X fastest); unused dimensions have size 1.
 //
+// Faults (set_faults): with protected links (LinkProtect), every directed link's words may
+// be corrupted on their way from link_o to the peer's link_i (sim/wire_faults.hpp), each
+// link with its own seeded fault stream; bit 0 of a link word is its valid bit.
+//
 // Threads (set_threads): within a clock edge the tiles are independent, so thread k of T
 // evaluates tiles k, k + T, ...; the threads meet after every edge, waiting by spinning
 // (each edge is a few microseconds of work), so use it only with a core per thread. The
@@ -31,6 +35,7 @@
 #include <vector>
 
 #include "verilated.h"
+#include "wire_faults.hpp"
 
 extern "C" {
 #include "canopy_packet.h"  // CANOPY_MAX_DIMS, CANOPY_COORD_BITS: the header's coordinate layout
@@ -74,9 +79,23 @@ public:
                 const Tile &peer = *tiles_[peer_[n][p]];
                 t.link_i[p] = peer.link_o[p ^ 1];
                 t.link_credit_i[p] = peer.link_credit_o[p ^ 1];
+                if (!faults_.empty()) {
+                    auto &w = t.link_i[p];
+                    faults_[n * links() + p].apply(
+                        bit_of(w, 0), [&](unsigned b) { flip_bit(w, b); }, [&] { flip_bit(w, 0); });
+                }
             }
         }
     }
+
+    // Corrupt every link's words from now on; link_bits: the bits of a link word.
+    void set_faults(const FaultOptions &o, uint64_t seed, unsigned link_bits) {
+        faults_.clear();
+        for (unsigned n = 0; n < nodes(); ++n)
+            for (unsigned p = 0; p < links(); ++p)
+                faults_.emplace_back(o, link_bits, seed * 1000003u + n * 2 * CANOPY_MAX_DIMS + p);
+    }
+    const std::vector<WireFaults> &faults() const { return faults_; }
 
     void set_reset(bool rst) {
         for (auto &t : tiles_) t->rst_i = rst;
@@ -136,6 +155,15 @@ private:
         }
     }
 
+    template <std::size_t N>
+    static bool bit_of(const VlWide<N> &w, unsigned b) { return (w[b / 32] >> (b % 32)) & 1u; }
+    template <std::size_t N>
+    static void flip_bit(VlWide<N> &w, unsigned b) { w[b / 32] ^= 1u << (b % 32); }
+    template <class T>
+    static bool bit_of(const T &w, unsigned b) { return (static_cast<uint64_t>(w) >> b) & 1u; }
+    template <class T>
+    static void flip_bit(T &w, unsigned b) { w = static_cast<T>(w ^ (T{1} << b)); }
+
     static void spin_pause() {
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
@@ -174,6 +202,7 @@ private:
     std::array<unsigned, CANOPY_MAX_DIMS> size_;
     std::vector<std::unique_ptr<Tile>> tiles_;
     std::vector<std::array<unsigned, 2 * CANOPY_MAX_DIMS>> peer_;
+    std::vector<WireFaults> faults_;   // per (node, port): the words arriving there
 
     std::vector<std::thread> workers_;
     std::atomic<uint64_t> edge_{0};      // bumped to start an edge (or to stop)

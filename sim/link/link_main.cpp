@@ -24,7 +24,6 @@
 // Prints one JSON object; exit status 0 only if nothing was lost, duplicated, corrupted
 // or left behind and no RTL assertion fired.
 #include <cinttypes>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -34,6 +33,7 @@
 
 #include "Vlink.h"
 #include "rng.hpp"
+#include "wire_faults.hpp"
 #include "verilated.h"
 
 namespace {
@@ -46,8 +46,7 @@ const int kVcCredits[kNumVcs] = {64, 64, 32, 32};
 struct Options {
     uint64_t seed = 1;
     uint64_t flits = 200000;     // per direction
-    double ber = 0, burst_rate = 0, drop = 0;
-    unsigned burst_len = 16;
+    canopy::FaultOptions faults;
     unsigned latency = 1;
     double rate = 1.0, drain = 1.0, ev_rate = 0.01;
     unsigned vcs = 0xF;
@@ -61,47 +60,20 @@ struct Word {
     uint64_t body = 0;
 };
 
-// Geometric gaps between events of probability p per bit.
-class BitEvents {
-  public:
-    BitEvents(double p, canopy::Rng &rng) : p_(p), rng_(rng) { next_ = draw(); }
-    // Positions (0..n-1) of the events among the next n bits.
-    template <class F>
-    void over(unsigned n, F &&hit) {
-        if (p_ <= 0) return;
-        while (next_ < n) {
-            hit(static_cast<unsigned>(next_));
-            next_ += 1 + draw();
-        }
-        next_ -= n;
-    }
-
-  private:
-    uint64_t draw() {
-        if (p_ >= 1) return 0;
-        const double u = (static_cast<double>(rng_.next() >> 11) + 0.5) / 9007199254740992.0;
-        return static_cast<uint64_t>(std::floor(std::log(u) / std::log1p(-p_)));
-    }
-    double p_;
-    canopy::Rng &rng_;
-    uint64_t next_;
-};
-
 // One direction of the wire: a delay line with faults.
 class Wire {
   public:
-    Wire(const Options &o, uint64_t seed)
-        : rng_(seed), flips_(o.ber, rng_), bursts_(o.burst_rate, rng_), drop_(o.drop),
-          burst_len_(o.burst_len), line_(o.latency) {}
+    Wire(const Options &o, uint64_t seed) : faults_(o.faults, kWireBits, seed), line_(o.latency) {}
 
     Word carry(Word w) {
-        corrupt(w);
+        faults_.apply(
+            w.valid, [&](unsigned bit) { flip(w, bit); }, [&] { w.valid = false; });
         line_.push_back(w);
         Word out = line_.front();
         line_.pop_front();
         return out;
     }
-    uint64_t bits_flipped = 0, words_hit = 0, words_dropped = 0;
+    const canopy::WireFaults &faults() const { return faults_; }
 
   private:
     static void flip(Word &w, unsigned bit) {
@@ -111,30 +83,7 @@ class Wire {
         else if (bit == 66) w.last = !w.last;
         else w.vc ^= 1u << (bit - 67);
     }
-    void corrupt(Word &w) {
-        const Word before = w;
-        flips_.over(kWireBits, [&](unsigned b) { flip(w, b); bits_flipped++; });
-        // A burst: its first and last bits wrong, the ones between at random.
-        bursts_.over(kWireBits, [&](unsigned b) { burst_left_ = burst_len_; burst_at_ = b; });
-        for (unsigned b = burst_at_; burst_left_ > 0 && b < kWireBits; b++, burst_left_--) {
-            if (burst_left_ == burst_len_ || burst_left_ == 1 || (rng_.next() & 1)) {
-                flip(w, b);
-                bits_flipped++;
-            }
-        }
-        burst_at_ = 0;
-        if (w.valid && drop_ > 0 && rng_.next() < static_cast<uint64_t>(drop_ * 18446744073709551615.0)) {
-            w.valid = false;
-            words_dropped++;
-        }
-        if (w.valid != before.valid || w.ctl != before.ctl || w.last != before.last ||
-            w.vc != before.vc || w.body != before.body)
-            words_hit++;
-    }
-    canopy::Rng rng_;
-    BitEvents flips_, bursts_;
-    double drop_;
-    unsigned burst_len_, burst_left_ = 0, burst_at_ = 0;
+    canopy::WireFaults faults_;
     std::deque<Word> line_;
 };
 
@@ -185,10 +134,10 @@ bool parse(int argc, char **argv, Options &o) {
         };
         if (a == "--seed") o.seed = std::strtoull(val(), nullptr, 0);
         else if (a == "--flits") o.flits = std::strtoull(val(), nullptr, 0);
-        else if (a == "--ber") o.ber = std::strtod(val(), nullptr);
-        else if (a == "--burst-rate") o.burst_rate = std::strtod(val(), nullptr);
-        else if (a == "--burst-len") o.burst_len = static_cast<unsigned>(std::strtoul(val(), nullptr, 0));
-        else if (a == "--drop") o.drop = std::strtod(val(), nullptr);
+        else if (a == "--ber") o.faults.ber = std::strtod(val(), nullptr);
+        else if (a == "--burst-rate") o.faults.burst_rate = std::strtod(val(), nullptr);
+        else if (a == "--burst-len") o.faults.burst_len = static_cast<unsigned>(std::strtoul(val(), nullptr, 0));
+        else if (a == "--drop") o.faults.drop = std::strtod(val(), nullptr);
         else if (a == "--latency") o.latency = static_cast<unsigned>(std::strtoul(val(), nullptr, 0));
         else if (a == "--rate") o.rate = std::strtod(val(), nullptr);
         else if (a == "--drain") o.drain = std::strtod(val(), nullptr);
@@ -200,8 +149,10 @@ bool parse(int argc, char **argv, Options &o) {
             return false;
         }
     }
-    if (o.latency < 1 || o.vcs == 0 || o.vcs > 0xF || o.burst_len < 2 || o.ber < 0 || o.ber > 0.5 ||
-        o.rate < 0 || o.rate > 1 || o.drain <= 0 || o.drain > 1 || o.drop < 0 || o.drop > 0.5) {
+    const canopy::FaultOptions &f = o.faults;
+    if (o.latency < 1 || o.vcs == 0 || o.vcs > 0xF || f.burst_len < 2 || f.ber < 0 || f.ber > 0.5 ||
+        f.burst_rate < 0 || f.burst_rate > 0.5 || o.rate < 0 || o.rate > 1 || o.drain <= 0 || o.drain > 1 ||
+        f.drop < 0 || f.drop > 0.5) {
         std::fprintf(stderr, "canopy-link: option out of range (latency >= 1, vcs 1..15, burst-len >= 2, "
                              "ber <= 0.5, drop <= 0.5, 0 < drain <= 1, 0 <= rate <= 1)\n");
         return false;
@@ -383,6 +334,7 @@ int main(int argc, char **argv) {
         }
     }
 
+    const canopy::FaultOptions &f = o.faults;
     uint64_t lost = 0, dup = 0, corrupt = 0, left = 0, ev_bad = 0;
     for (unsigned d = 0; d < 2; d++) {
         lost += counts[d].lost;
@@ -406,13 +358,14 @@ int main(int argc, char **argv) {
                 "\"words_hit\": %" PRIu64 ", \"words_dropped\": %" PRIu64 ", \"replays\": %" PRIu64 ", "
                 "\"timeouts\": %" PRIu64 ", \"crc_errors\": %" PRIu64 ", \"seq_errors\": %" PRIu64 ", "
                 "\"dup_frames\": %" PRIu64 ", \"credit_errors\": %" PRIu64 ", \"lost_bytes\": %" PRIu64 ", "
-                "\"dup_bytes\": %" PRIu64 ", \"corrupt_bytes\": %" PRIu64 ", \"flits_left\": %" PRIu64 ", "
+                "\"duplicated_bytes\": %" PRIu64 ", \"corrupted_bytes\": %" PRIu64 ", \"flits_left\": %" PRIu64 ", "
                 "\"slot_credit_mismatches\": %" PRIu64 ", \"credit_overflows\": %" PRIu64 ", "
                 "\"drained\": %s, \"assertion\": %s}\n",
-                ok ? "true" : "false", o.seed, o.ber, o.burst_rate, o.burst_len, o.drop, o.latency, cycle,
+                ok ? "true" : "false", o.seed, f.ber, f.burst_rate, f.burst_len, f.drop, o.latency, cycle,
                 window, counts[0].delivered + counts[1].delivered, goodput,
-                wire_ab.bits_flipped + wire_ba.bits_flipped, wire_ab.words_hit + wire_ba.words_hit,
-                wire_ab.words_dropped + wire_ba.words_dropped, replays, timeouts, crc_errs, seq_errs, dups,
+                wire_ab.faults().bits_flipped + wire_ba.faults().bits_flipped,
+                wire_ab.faults().words_hit + wire_ba.faults().words_hit,
+                wire_ab.faults().words_dropped + wire_ba.faults().words_dropped, replays, timeouts, crc_errs, seq_errs, dups,
                 cred_errs, lost, dup, corrupt, left, ev_bad, credit_overflows, drained ? "true" : "false",
                 assertion ? "true" : "false");
     end_a.final();
