@@ -124,7 +124,7 @@ define cosim_verilate
 	  -CFLAGS "-DCANOPY_NDIMS=$(call sim_ndims,$(1)) -DCANOPY_SIZE_X=$(call sim_size,$(1),1)" \
 	  -CFLAGS "-DCANOPY_SIZE_Y=$(call sim_size,$(1),2) -DCANOPY_SIZE_Z=$(call sim_size,$(1),3)" \
 	  -CFLAGS "-DCANOPY_SIZE_W=$(call sim_size,$(1),4)" \
-	  -CFLAGS "-DCANOPY_NODES=$(call cosim_nodes,$(1))" \
+	  -CFLAGS "-DCANOPY_NODES=$(call cosim_nodes,$(1)) -DCANOPY_NUM_VCS=$(NUM_VCS) -DCANOPY_LINK_PROTECT=$(LINK_PROTECT)" \
 	  -LDFLAGS "-lrt -lpthread" \
 	  $(RTL_SRCS) $(COSIM_SV_TOP) $(addprefix $(CURDIR)/,$(COSIM_CXX_SRCS)) > $(call cosim_dir,$(1))/build.log 2>&1 \
 	  || { tail -n 40 $(call cosim_dir,$(1))/build.log; exit 1; }

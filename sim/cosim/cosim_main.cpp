@@ -60,6 +60,8 @@ struct Options {
     uint64_t seed = 1;
     uint64_t arena_mb = 512;  // per PE; address space only until used (docs/simulation.md)
     unsigned pe_wall_timeout_s = 600;
+    canopy::FaultOptions faults;  // protected-link builds only (LINK_PROTECT=1)
+    uint64_t fault_seed = 1;
     bool verbose = false;
     std::vector<char *> program;
 };
@@ -70,6 +72,7 @@ struct Options {
                  "usage: canopy-cosim [--max-cycles N] [--stall-cycles N] [--clock-mhz F]\n"
                  "                    [--mmio-write-ns T] [--mmio-read-ns T] [--dma-write-ns T] [--dma-read-ns T]\n"
                  "                    [--arena-mb M] [--pe-timeout-s S] [--jitter-ns T [--seed N]] [--verbose]\n"
+                 "                    [--ber X] [--burst-rate X] [--burst-len N] [--drop X] [--fault-seed N]\n"
                  "                    -- program [args]\n",
                  msg);
     std::exit(2);
@@ -102,11 +105,20 @@ Options parse(int argc, char **argv) {
         else if (a == "--pe-timeout-s") o.pe_wall_timeout_s = static_cast<unsigned>(num("--pe-timeout-s"));
         else if (a == "--jitter-ns") o.jitter_ns = num("--jitter-ns");
         else if (a == "--seed") o.seed = static_cast<uint64_t>(num("--seed"));
+        else if (a == "--ber") o.faults.ber = num("--ber");
+        else if (a == "--burst-rate") o.faults.burst_rate = num("--burst-rate");
+        else if (a == "--burst-len") o.faults.burst_len = static_cast<unsigned>(num("--burst-len"));
+        else if (a == "--drop") o.faults.drop = num("--drop");
+        else if (a == "--fault-seed") o.fault_seed = static_cast<uint64_t>(num("--fault-seed"));
         else if (a == "--verbose") o.verbose = true;
         else usage(("unknown option " + a).c_str());
     }
     if (o.program.empty()) usage("no program given");
     if (o.clock_mhz == 0) usage("--clock-mhz must be positive");
+    if (o.faults.any() && !CANOPY_LINK_PROTECT) usage("fault options need a protected-link build (canopy-run --link-protect)");
+    if (o.faults.ber < 0 || o.faults.ber > 0.5 || o.faults.burst_rate < 0 || o.faults.burst_rate > 0.5 ||
+        o.faults.drop < 0 || o.faults.drop > 0.5 || o.faults.burst_len < 2)
+        usage("fault rates must be in [0, 0.5] and --burst-len >= 2");
     o.program.push_back(nullptr);
     return o;
 }
@@ -189,6 +201,11 @@ public:
             hosts_.emplace_back((*tiles_)[n], n, mem_.arena(n), s->arena_bytes, kArenaBusBase, t);
         }
         pes_.resize(CANOPY_NODES);
+        if (o.faults.any()) {
+            unsigned vc_bits = 0;
+            while ((1u << vc_bits) < CANOPY_NUM_VCS) vc_bits++;
+            tiles_->set_faults(o.faults, o.fault_seed, 64 + vc_bits + 3);  // {ctl, vc, last, body, valid}
+        }
     }
 
     int run();
@@ -209,6 +226,7 @@ private:
     void fail(const std::string &why);
     void kill_all();
     void job_exit(unsigned i, int status);
+    void report_links() const;
 
     Options o_;
     SharedMemory mem_;
@@ -224,6 +242,15 @@ private:
 void Cosim::fail(const std::string &why) {
     if (!failed_) std::fprintf(stderr, "canopy-cosim: FAIL at cycle %" PRIu64 ": %s\n", cycle_, why.c_str());
     failed_ = true;
+}
+
+// What the wire did and what the protected links did about it (stderr, one line).
+void Cosim::report_links() const {
+    uint64_t flipped = 0, hit = 0, dropped = 0, replays = 0, refused = 0;
+    for (const canopy::WireFaults &w : tiles_->faults()) flipped += w.bits_flipped, hit += w.words_hit, dropped += w.words_dropped;
+    for (unsigned n = 0; n < CANOPY_NODES; ++n) replays += (*tiles_)[n].link_replays_o, refused += (*tiles_)[n].link_errors_o;
+    std::fprintf(stderr, "canopy-cosim: links: %" PRIu64 " bits flipped, %" PRIu64 " words hit, %" PRIu64 " dropped; %" PRIu64
+                 " frames or control words refused, %" PRIu64 " replays\n", flipped, hit, dropped, refused, replays);
 }
 
 void Cosim::step() {
@@ -468,6 +495,7 @@ int Cosim::run() {
         return job_exit_status_;
     }
     tiles_->final();
+    if (CANOPY_LINK_PROTECT && (o_.verbose || o_.faults.any())) report_links();
     if (o_.verbose || failed_)
         std::fprintf(stderr, "canopy-cosim: %u PEs, %" PRIu64 " cycles (%.1f us simulated): %s\n", CANOPY_NODES,
                      cycle_, now_ns() / 1000.0, failed_ ? "FAILED" : "ok");
