@@ -72,10 +72,13 @@ lint: deps-sim
 	  echo "lint: canopy_node NumDims=$$d clean"; done
 	@$(LINT) --top-module canopy_link_pipe -GLatency=0 $(RTL_SRCS)
 	@echo "lint: canopy_link_pipe Latency=0 clean"
-	@for l in 1 3; do \
-	  $(LINT) --top-module canopy_router_tile -GLinkLatency=$$l $(RTL_SRCS) $(SIM_SV_TOP) || exit 1; \
-	  $(LINT) --top-module canopy_node_tile -GNumDims=3 -GLinkLatency=$$l $(RTL_SRCS) $(COSIM_SV_TOP) || exit 1; \
-	  echo "lint: canopy_router_tile, canopy_node_tile LinkLatency=$$l clean"; done
+	@$(LINT) --top-module canopy_link $(RTL_SRCS)
+	@$(LINT) --top-module canopy_link -GNumVcs=2 -GFrameWords=8 -GRbDepth=256 -GInitCredits=64 -GHoldDepth=32 $(RTL_SRCS)
+	@echo "lint: canopy_link (default, and 2 VCs with 8-word frames) clean"
+	@for l in 1 3; do for p in 0 1; do \
+	  $(LINT) --top-module canopy_router_tile -GLinkLatency=$$l -GLinkProtect=$$p $(RTL_SRCS) $(SIM_SV_TOP) || exit 1; \
+	  $(LINT) --top-module canopy_node_tile -GNumDims=3 -GLinkLatency=$$l -GLinkProtect=$$p $(RTL_SRCS) $(COSIM_SV_TOP) || exit 1; \
+	  echo "lint: canopy_router_tile, canopy_node_tile LinkLatency=$$l LinkProtect=$$p clean"; done; done
 	@for f in formal/*_formal.sv; do top=$$(basename $$f .sv); \
 	  $(LINT) --top-module $$top $(RTL_SRCS) $$f || exit 1; \
 	  echo "lint: $$top clean"; done

@@ -13,9 +13,9 @@ Without --mutants (`make formal`):
      PASS (every cover statement reached, so the proof's assumptions are not vacuous).
   One line per task; on a failure, the failed properties (label, file:line) and the trace.
 
-With --mutants (`make formal-mutants`): first the unmodified `*_prove` tasks (a broken
-harness would "catch" every mutant), then, for each seeded bug of formal/mutants.toml, the
-same `*_prove` tasks against a copy of the RTL with that one edit. A mutant is caught when
+With --mutants (`make formal-mutants`): first the unmodified `*_prove` and `bmc` tasks (a
+broken harness would "catch" every mutant), then, for each seeded bug of
+formal/mutants.toml, the same tasks against a copy of the RTL with that one edit. A mutant is caught when
 at least one task returns FAIL: a counterexample trace from reset, i.e. a real execution
 of the broken block that violates a property. Passes only if every mutant is caught.
 
@@ -107,6 +107,12 @@ def label_at(path, line):
         if k < line and re.search(r"[;)]\s*$", text) and "CANOPY" not in text:
             break
     return lines[line - 1].strip()[:60] if 0 < line <= len(lines) else "?"
+
+
+def is_check(task):
+    """A task that must hold on the RTL and fail on a mutant: a proof (`*_prove`), or a
+    bounded check (`bmc`, `*_bmc`) where no induction closes."""
+    return task.endswith("_prove") or task == "bmc" or task.endswith("_bmc")
 
 
 def task_result(workdir, files):
@@ -235,7 +241,7 @@ def prove_all(sbys, env, sby_bin, jobs, only_prove=False, build=BUILD):
     passed = failed = 0
     for sby in sbys:
         block = os.path.splitext(os.path.basename(sby))[0]
-        tasks = [t for t in sby_tasks(sby) if not only_prove or t.endswith("_prove")]
+        tasks = [t for t in sby_tasks(sby) if not only_prove or is_check(t)]
         prefix = f"{build}/{block}"
         secs = run_tasks(sby_bin, env, sby, prefix, tasks, jobs)
         files = sby_files(sby)
@@ -299,7 +305,7 @@ def run_mutants(sbys, env, sby_bin, jobs, only):
         files = sby_files(msby)
         # The prove tasks in their order in the .sby (smallest parameters first), until one
         # finds a counterexample.
-        tasks = [t for t in sby_tasks(msby) if t.endswith("_prove")]
+        tasks = [t for t in sby_tasks(msby) if is_check(t)]
         start, results = time.monotonic(), {}
         for i in range(0, len(tasks), max(1, jobs)):
             batch = tasks[i:i + max(1, jobs)]

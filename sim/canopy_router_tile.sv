@@ -11,8 +11,9 @@
 //     what the peer on port p sends. The simulator (sim/torus_tiles.hpp) copies each tile's
 //     link_o[p] and link_credit_o[p] to port p^1 of its peer once per cycle. All of them
 //     are registers.
-//   - err_*_o: the router's error counters. link_replays_o / link_errors_o: with
-//     LinkProtect, the protected links' replays and refused frames (canopy_tile_links).
+//   - err_*_o: the router's error counters. link_replays_o / link_errors_o / link_flits_o:
+//     with LinkProtect, the protected links' replays, refused frames and flits delivered
+//     (canopy_tile_links).
 // The collective table stays empty here (nothing writes it): the collective subnet is
 // exercised through whole nodes (canopy_node_tile).
 `default_nettype none
@@ -55,7 +56,8 @@ module canopy_router_tile #(
   input  wire logic [CreditW-1:0]    link_credit_i [NumLinks],
 
   output logic      [31:0]           link_replays_o,   // protected links: replays started
-  output logic      [31:0]           link_errors_o,    //   and frames refused, all links
+  output logic      [31:0]           link_errors_o,    //   frames refused,
+  output logic      [31:0]           link_flits_o,     //   and flits handed to the router
   output logic      [31:0]           err_bad_type_o,
   output logic      [31:0]           err_bad_dst_o,
   output logic      [31:0]           err_bad_len_o
@@ -77,7 +79,7 @@ module canopy_router_tile #(
     .link_o, .credit_i (link_credit_i),
     .link_i, .rx_valid_o (rx_valid), .rx_flit_o (rx_flit), .rx_last_o (rx_last), .rx_vc_o (rx_vc),
     .rx_credit_i (rx_credit), .rx_slot_valid_i (rx_slot_valid), .rx_slot_tree_i (rx_slot_tree),
-    .link_credit_o, .link_replays_o, .link_errors_o
+    .link_credit_o, .link_replays_o, .link_errors_o, .link_flits_o
   );
 
   logic                    unused_local_slot_valid, unused_wok;

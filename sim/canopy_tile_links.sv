@@ -18,8 +18,9 @@
 //     between the router and the wire: link_o[p] / link_i[p] carry its wire words,
 //     bundled {ctl, vc, last, body, valid}, credits and slot credits travel inside them,
 //     and link_credit_o / credit_i are unused (zero). The simulator may corrupt link_i on
-//     its way (sim/wire_faults.hpp). link_replays_o / link_errors_o count, over the tile's
-//     links, the replays started and the frames or control words refused.
+//     its way (sim/wire_faults.hpp). link_replays_o / link_errors_o / link_flits_o count,
+//     over the tile's links, the replays started, the frames or control words refused and
+//     the flits handed to the router.
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -56,7 +57,8 @@ module canopy_tile_links #(
   input  wire logic [NumLinks-1:0][TreeIdW-1:0]   rx_slot_tree_i,
   output logic      [CreditW-1:0]                 link_credit_o [NumLinks],
   output logic      [31:0]                        link_replays_o,
-  output logic      [31:0]                        link_errors_o
+  output logic      [31:0]                        link_errors_o,
+  output logic      [31:0]                        link_flits_o
 );
   `CANOPY_STATIC_ASSERT(gen_latency_check, LinkLatency >= 1,
                         "the tiled simulators need registered links (LinkLatency >= 1)")
@@ -91,6 +93,7 @@ module canopy_tile_links #(
     end
     assign link_replays_o = '0;
     assign link_errors_o  = '0;
+    assign link_flits_o   = '0;
   end else begin : gen_protected
     logic [NumLinks-1:0] replay, crc_err;
     for (genvar p = 0; p < NumLinks; p++) begin : gen_link
@@ -156,18 +159,21 @@ module canopy_tile_links #(
       assign link_credit_o[p] = '0;
       wire logic unused_credit_in = ^credit_i[p];
     end
-    logic [31:0] replays_q, errors_q;
+    logic [31:0] replays_q, errors_q, flits_q;
     always_ff @(posedge clk_i) begin
       if (rst_i) begin
         replays_q <= '0;
         errors_q  <= '0;
+        flits_q   <= '0;
       end else begin
         replays_q <= replays_q + 32'($countones(replay));
         errors_q  <= errors_q + 32'($countones(crc_err));
+        flits_q   <= flits_q + 32'($countones(rx_valid_o));
       end
     end
     assign link_replays_o = replays_q;
     assign link_errors_o  = errors_q;
+    assign link_flits_o   = flits_q;
   end
 endmodule
 

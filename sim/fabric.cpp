@@ -242,6 +242,7 @@ Fabric::LinkStats Fabric::link_stats() const {
     for (unsigned n = 0; n < tiles_->nodes(); ++n) {
         s.replays += (*tiles_)[n].link_replays_o;
         s.refused += (*tiles_)[n].link_errors_o;
+        s.flits += (*tiles_)[n].link_flits_o;
     }
     return s;
 }

@@ -118,7 +118,7 @@ public:
     // words from now on (sim/wire_faults.hpp), and what the faults and the links did.
     void set_faults(const FaultOptions &o, uint64_t seed);
     struct LinkStats {
-        uint64_t bits_flipped = 0, words_hit = 0, words_dropped = 0, replays = 0, refused = 0;
+        uint64_t bits_flipped = 0, words_hit = 0, words_dropped = 0, replays = 0, refused = 0, flits = 0;
     };
     LinkStats link_stats() const;
     uint64_t flits_injected() const { return flits_injected_; }

@@ -20,16 +20,24 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def fabric(torus, latency=1):
-    return f"build/sim/{torus}-L{latency}/canopy-fabric"
+def config(torus, latency=1, protect=False):
+    return f"{torus}-L{latency}" + ("-prot" if protect else "")
 
 
-def fabric_make(torus, latency=1):
-    return f"{fabric(torus, latency)} TORUS={torus} LINK_LATENCY={latency}"
+def fabric(torus, latency=1, protect=False):
+    return f"build/sim/{config(torus, latency, protect)}/canopy-fabric"
 
 
-def cosim_make(torus, latency=1):
-    return f"build/cosim/{torus}-L{latency}/canopy-cosim TORUS={torus} LINK_LATENCY={latency}"
+def fabric_make(torus, latency=1, protect=False):
+    return f"{fabric(torus, latency, protect)} TORUS={torus} LINK_LATENCY={latency} LINK_PROTECT={int(protect)}"
+
+
+def cosim_make(torus, latency=1, protect=False):
+    return (f"build/cosim/{config(torus, latency, protect)}/canopy-cosim TORUS={torus} LINK_LATENCY={latency}"
+            f" LINK_PROTECT={int(protect)}")
+
+
+LINK = "build/link/canopy-link"
 
 
 class Test:
@@ -80,6 +88,33 @@ def declare():
                   [fabric_make("3x3", 6)]))
     t.append(Test("fabric-3x3-L6-uniform", f"{fabric('3x3', 6)} uniform --flits 100000",
                   [fabric_make("3x3", 6)]))
+    # Protected links (rtl/link/, docs/link.md). One link, both directions full, every flit
+    # scoreboarded: clean, random bit errors, bursts and drops, a long wire, a slow sink,
+    # slot credits; and a wire that dies must end in the drain watchdog, not in silence.
+    link_runs = {
+        "clean": "--flits 200000 --ev-rate 0",
+        "ber": "--flits 200000 --ber 1e-5 --seed 2",
+        "burst-drop": "--flits 100000 --burst-rate 1e-5 --burst-len 32 --drop 1e-4 --seed 3",
+        "long-wire": "--flits 100000 --latency 20 --ber 1e-5 --seed 4",
+        "slow-sink": "--flits 50000 --drain 0.3 --ber 1e-4 --ev-rate 0.05 --seed 5",
+        "one-vc-heavy": "--flits 100000 --vcs 1 --ber 1e-4 --seed 6",
+    }
+    for name, args in link_runs.items():
+        t.append(Test(f"link-{name}", f"{LINK} {args}", ["link-sim"]))
+    t.append(Test("link-dead-wire-caught", f"{LINK} --flits 20000 --dead-at 5000 --drain-limit 20000"
+                  " | grep '\"drained\": false, \"assertion\": false'", ["link-sim"]))
+    # The router fabric and the co-simulation with every link protected and faulty:
+    # uniform traffic, all pairs, broadcasts and reduces, each byte checked end to end.
+    t.append(Test("fabric-3x3-prot-uniform-ber", f"{fabric('3x3', protect=True)} uniform --flits 200000 --ber 1e-5",
+                  [fabric_make("3x3", protect=True)]))
+    t.append(Test("fabric-3x3-prot-allpairs-faults",
+                  f"{fabric('3x3', protect=True)} allpairs --ber 1e-4 --burst-rate 1e-5 --drop 1e-4",
+                  [fabric_make("3x3", protect=True)]))
+    prot = "sim/canopy-run -n 9 --torus 3x3 --link-protect --ber 1e-5 --burst-rate 1e-6 --drop 1e-5"
+    t.append(Test("driver-3x3-prot-bcast-faults", f"{prot} build/tests/driver/bcast",
+                  ["driver-tests-build", cosim_make("3x3", protect=True)], timeout=600))
+    t.append(Test("driver-3x3-prot-reduce-faults", f"{prot} build/tests/driver/reduce",
+                  ["driver-tests-build", cosim_make("3x3", protect=True)], timeout=600))
     # Driver level: real C programs on the co-simulation, through libcanopy.
     drv = ["driver-tests-build"]
     for torus in ("3x3", "2x2x2"):
@@ -169,6 +204,15 @@ def declare():
     t.append(Test("stress-3x3-pgo-identical", "tests/sim/pgo_identical.sh 3x3",
                   [fabric_make("3x3"), f"build/sim/3x3-L1-pgo/canopy-fabric TORUS=3x3 LINK_LATENCY=1"],
                   timeout=1800, stress=True))
+    # Long seeded fault campaigns on protected links (>= 10^7 flits each on one link).
+    for seed in range(1, 5):
+        t.append(Test(f"stress-link-ber-seed{seed}",
+                      f"{LINK} --flits 5000000 --ber 1e-5 --burst-rate 1e-6 --drop 1e-6 --seed {seed}",
+                      ["link-sim"], timeout=1800, stress=True))
+        t.append(Test(f"stress-3x3-prot-uniform-seed{seed}",
+                      f"{fabric('3x3', protect=True)} uniform --flits 2000000 --ber 1e-5 --burst-rate 1e-6"
+                      f" --seed {seed} --fault-seed {seed}",
+                      [fabric_make("3x3", protect=True)], timeout=1800, stress=True))
     t.append(Test("stress-4x4x4-uniform", f"{fabric('4x4x4')} uniform --flits 1000000",
                   [fabric_make("4x4x4")], timeout=3600, stress=True))
     t.append(Test("stress-4x4x4-hotspot", f"{fabric('4x4x4')} hotspot --flits 500000",

@@ -21,6 +21,7 @@ import argparse
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 
@@ -306,6 +307,90 @@ def plot_shmem(records):
     fig.savefig(os.path.join(ROOT, "docs", "img", "shmem.png"), dpi=110)
 
 
+# Protected links (rtl/link/, docs/link.md), at each bit error rate of the wire: one link
+# streaming both ways (canopy-link: goodput against the raw link rate, every flit
+# scoreboarded), and the 3x3 torus with every link protected: the router fabric under
+# uniform traffic (its scoreboard checks every packet byte for byte) and the
+# co-simulation running the driver's broadcast and reduce tests (each checks every byte it
+# receives against what was sent). A run that loses, duplicates or corrupts anything stops
+# the benchmark: that is a bug, not a figure.
+LINK_BERS = [0, 1e-9, 1e-7, 1e-6, 1e-5]
+LINK_STREAM_FLITS = 1_000_000     # per direction
+LINK_FABRIC_FLITS = 1_000_000
+LINK_STATS = re.compile(r"links: (\d+) bits flipped, (\d+) words hit, (\d+) dropped; (\d+) flits delivered, "
+                        r"(\d+) frames or control words refused, (\d+) replays")
+
+
+def link_stats(text):
+    m = LINK_STATS.search(text)
+    if not m:
+        raise RuntimeError(f"no link statistics in:\n{text}")
+    keys = ("bits_flipped", "words_hit", "words_dropped", "link_flits", "refused", "replays")
+    return dict(zip(keys, (int(g) for g in m.groups())))
+
+
+def link_records():
+    records = []
+    sh("make --no-print-directory link-sim >&2")
+    for ber in LINK_BERS:
+        r = json.loads(sh(f"build/link/canopy-link --flits {LINK_STREAM_FLITS} --ber {ber} --ev-rate 0"))
+        if not r["ok"]:
+            raise RuntimeError(f"canopy-link at BER {ber} failed: {r}")
+        records.append({"bench": "link-ber", "topology": "link", "nodes": 2, "traffic": "stream, both ways",
+                        "ber": ber, "flits": r["flits"], "cycles": r["cycles"],
+                        "goodput_fraction": r["goodput_fraction"], "frame_words": 24,
+                        "bits_flipped": r["bits_flipped"], "refused": r["crc_errors"], "replays": r["replays"],
+                        "timeouts": r["timeouts"], "lost_bytes": r["lost_bytes"],
+                        "duplicated_bytes": r["duplicated_bytes"], "corrupted_bytes": r["corrupted_bytes"]})
+    binary = "build/sim/3x3-L1-prot/canopy-fabric"
+    sh(f"make --no-print-directory {binary} TORUS=3x3 LINK_LATENCY=1 LINK_PROTECT=1 >&2")
+    for ber in LINK_BERS[1:]:
+        p = subprocess.run(f"{binary} uniform --flits {LINK_FABRIC_FLITS} --ber {ber}", shell=True, cwd=ROOT,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        m = re.search(r"PASS uniform on 3x3: (\d+) packets, (\d+) flits in (\d+) cycles", p.stdout)
+        if p.returncode != 0 or not m:
+            raise RuntimeError(f"protected 3x3 uniform at BER {ber} failed:\n{p.stdout}")
+        records.append({"bench": "link-ber", "topology": "3x3", "nodes": 9, "traffic": "uniform", "ber": ber,
+                        "packets": int(m.group(1)), "flits": int(m.group(2)), "cycles": int(m.group(3)),
+                        **link_stats(p.stdout), "lost_bytes": 0, "duplicated_bytes": 0, "corrupted_bytes": 0})
+    sh("make --no-print-directory driver-tests-build build/cosim/3x3-L1-prot/canopy-cosim TORUS=3x3 "
+       "LINK_LATENCY=1 LINK_PROTECT=1 >&2")
+    for ber in LINK_BERS[1:]:
+        for test in ("bcast", "reduce"):
+            p = subprocess.run(f"sim/canopy-run -n 9 --torus 3x3 --link-protect --ber {ber} "
+                               f"build/tests/driver/{test}", shell=True, cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if p.returncode != 0:
+                raise RuntimeError(f"protected 3x3 {test} at BER {ber} failed:\n{p.stdout}")
+            stats = link_stats(p.stdout)
+            records.append({"bench": "link-ber", "topology": "3x3", "nodes": 9,
+                            "traffic": f"driver {test} test (tests/driver/{test}.c)", "ber": ber,
+                            "flits": stats["link_flits"], **stats,
+                            "lost_bytes": 0, "duplicated_bytes": 0, "corrupted_bytes": 0})
+    return records
+
+
+def link_docs(recs):
+    if not recs:
+        return []
+    L = ["", "### Protected links under bit errors (`make bench`, docs/link.md)", "",
+         "Every link protected (CRC-32C per frame of up to 24 flits, go-back-N replay); the wire flips "
+         "each bit, side band and idle cycles included, with the given probability. Lost, duplicated "
+         "and corrupted bytes are counted end to end by each run's scoreboard (the driver tests check "
+         "every byte they receive and fail on any difference); `flits` is what the traffic sent (one "
+         "link: both directions; uniform: injected) or, for the driver tests, what crossed the "
+         "protected links; `refused` counts frames and control words the links threw away, `replays` "
+         "the go-back-N replays they started.", "",
+         "| traffic | torus | BER | flits | goodput (of link) | bits flipped | refused | replays | lost / dup / corrupted bytes |",
+         "|---|---|---|---|---|---|---|---|---|"]
+    for r in sorted(recs, key=lambda r: (r["topology"] != "link", r["traffic"], r["ber"])):
+        g = f"{r['goodput_fraction']:.3f}" if "goodput_fraction" in r else "-"
+        L.append(f"| {r['traffic']} | {r['topology']} | {r['ber']:g} | {r.get('flits', '-')} | {g} | "
+                 f"{r['bits_flipped']} | {r['refused']} | {r['replays']} | "
+                 f"{r['lost_bytes']} / {r['duplicated_bytes']} / {r['corrupted_bytes']} |")
+    return L
+
+
 def fm_scale_records():
     """The fabric manager at scale, host only (fw/bench/fm_scale_bench.c): shmem_init's trees
     (world tree and stride trees) on 3x3 up to 16x16x16x4, wall-clock times of root choice,
@@ -479,6 +564,7 @@ def table(records):
         "allreduce": ["impl", "bytes", "cycles"],
         "barrier": ["impl", "cycles"],
         "allreduce-inflight": ["impl", "inflight", "cycles"],
+        "link-ber": ["traffic", "ber", "flits", "goodput_fraction", "replays", "lost_bytes"],
         "fm-scale": ["trees", "build_ms", "check_ms", "shmem_init_ms", "old_roots_ms", "entries", "csr_est_cycles",
                      "pkt_est_cycles"],
         "model": ["of", "impl", "bytes", "predicted_cycles", "measured_cycles", "rel_error"],
@@ -551,6 +637,7 @@ def render_docs(records):
                      f"{r['base_cycles']:.0f} | {r['max_hops']} |")
     L += reduce_docs([r for r in records if r["bench"] in ("reduce", "allreduce", "barrier", "allreduce-inflight")])
     L += shmem_docs([r for r in records if r["bench"].startswith("shmem-")])
+    L += link_docs(by("link-ber"))
     L += fm_scale_docs(by("fm-scale"))
     L += model_docs(by("model"), next(iter(by("model-fit")), None))
     return "\n".join(L) + "\n"
@@ -894,6 +981,8 @@ def main():
                 records += shmem_records(torus, extra)
     if args.only in "fm-scale":
         records += fm_scale_records()
+    if args.only in "link-ber":
+        records += link_records()
     if not args.skip_fpga and args.only in "fpga-ecp5":
         records += fpga_records()
 

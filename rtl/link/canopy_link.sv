@@ -15,9 +15,7 @@
 `default_nettype none
 `include "canopy_assert.svh"
 
-module canopy_link
-  import canopy_link_pkg::*;
-#(
+module canopy_link #(
   parameter int unsigned NumVcs        = 4,    /// VCs on the link, <= 4
   parameter int unsigned FrameWords    = 24,   /// data words per frame, at most
   parameter int unsigned RbDepth       = 512,  /// replay buffer words, > InitCredits
@@ -26,6 +24,10 @@ module canopy_link
   parameter int unsigned MaxCredit     = 64,   /// credits per VC of the far input, at most
   parameter int unsigned ReplayTimeout = 256,  /// cycles without an acknowledgement before a replay
   parameter int unsigned KeepAlive     = 64,   /// cycles between control words, at most
+  localparam int unsigned BodyW = canopy_link_pkg::BodyW,
+  localparam int unsigned SeqW = canopy_link_pkg::SeqW,
+  localparam int unsigned NakW = canopy_link_pkg::NakW,
+  localparam int unsigned TreeW = canopy_link_pkg::TreeW,
   localparam int unsigned VcW = NumVcs > 1 ? $clog2(NumVcs) : 1
 ) (
   input  wire logic              clk_i,
@@ -77,6 +79,8 @@ module canopy_link
   end
   assign pay_ok = 32'(rb_used) + 32'(held_q) + NumVcs <= RbDepth;
   `CANOPY_STATIC_ASSERT(gen_credit_check, InitCredits + NumVcs <= RbDepth, "RbDepth must exceed the router's credits")
+  `CANOPY_STATIC_ASSERT(gen_tree_check, TreeW == canopy_pkg::HdrTreeBits,
+                        "canopy_link_pkg::TreeW must be canopy_pkg::HdrTreeBits")
   `CANOPY_ASSERT(a_held, !tx_valid_i || held_q != '0, "the router sent a flit without a credit")
 
   logic            peer_valid;

@@ -25,10 +25,16 @@ package canopy_link_pkg;
   localparam int unsigned NakW    = 2;          // NAK epoch: a new value asks for a replay
   localparam int unsigned CntW    = 7;          // cumulative credit counts, modulo 128
   localparam int unsigned CvcW    = 2;          // the VC a credit count is for (<= 4 VCs)
-  localparam int unsigned TreeW   = canopy_pkg::HdrTreeBits;  // slot credit's tree id
-  localparam int unsigned MaxFrames = (1 << SeqW) / 2;  // frames in flight, at most
+  localparam int unsigned TreeW   = 6;          // slot credit's tree id: canopy_pkg::HdrTreeBits
+                                                // (Yosys cannot read one package's parameter in
+                                                // another; canopy_link checks they agree)
   localparam logic [31:0] CrcPoly = 32'h1EDC6F41;
+  // Read only by the link's modules: a design without a protected link (canopy_node
+  // today) compiles the package and leaves them unused.
+  /* verilator lint_off UNUSEDPARAM */
+  localparam int unsigned MaxFrames = (1 << SeqW) / 2;  // frames in flight, at most
   localparam logic [31:0] CrcInit = 32'hFFFFFFFF;
+  /* verilator lint_on UNUSEDPARAM */
 
   // A control word's fields (body[31:0]).
   typedef struct packed {
@@ -48,7 +54,7 @@ package canopy_link_pkg;
     logic [31:0] c;
     c = crc;
     for (int i = BodyW + 2; i >= 0; i--) c = {c[30:0], 1'b0} ^ ((c[31] ^ d[i]) ? CrcPoly : 32'h0);
-    return c;
+    crc_word = c;
   endfunction
 
   // CRC-32C of a control word's fields, continuing from crc.
@@ -56,7 +62,7 @@ package canopy_link_pkg;
     logic [31:0] c;
     c = crc;
     for (int i = 31; i >= 0; i--) c = {c[30:0], 1'b0} ^ ((c[31] ^ d[i]) ? CrcPoly : 32'h0);
-    return c;
+    crc_fields = c;
   endfunction
 endpackage
 

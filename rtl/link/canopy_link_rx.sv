@@ -26,13 +26,17 @@
 `default_nettype none
 `include "canopy_assert.svh"
 
-module canopy_link_rx
-  import canopy_link_pkg::*;
-#(
+module canopy_link_rx #(
   parameter int unsigned NumVcs     = 4,    /// VCs on the link, <= 4
   parameter int unsigned FrameWords = 24,   /// the far transmitter's frame length, at most
   parameter int unsigned HoldDepth  = 64,   /// hold buffer words, a power of two >= 2 * FrameWords + 2
   parameter int unsigned MaxCredit  = 64,   /// credits of one VC the far end can owe, at most
+  localparam int unsigned BodyW = canopy_link_pkg::BodyW,
+  localparam int unsigned SeqW = canopy_link_pkg::SeqW,
+  localparam int unsigned NakW = canopy_link_pkg::NakW,
+  localparam int unsigned CntW = canopy_link_pkg::CntW,
+  localparam int unsigned CvcW = canopy_link_pkg::CvcW,
+  localparam int unsigned TreeW = canopy_link_pkg::TreeW,
   localparam int unsigned VcW = NumVcs > 1 ? $clog2(NumVcs) : 1
 ) (
   input  wire logic             clk_i,
@@ -87,15 +91,15 @@ module canopy_link_rx
   logic [NakW-1:0] nak_q;
   logic            nak_pend_q;  // an error since the last accepted frame (NAK sent)
 
-  ctl_fields_t f;
-  assign f = ctl_fields_t'(w_body_i[31:0]);
-  wire logic [31:0]     crc_chk = crc_fields(f.is_end ? crc_q : CrcInit, f);
+  canopy_link_pkg::ctl_fields_t f;
+  assign f = canopy_link_pkg::ctl_fields_t'(w_body_i[31:0]);
+  wire logic [31:0]     crc_chk = canopy_link_pkg::crc_fields(f.is_end ? crc_q : canopy_link_pkg::CrcInit, f);
   wire logic            good    = is_ctl && crc_chk == w_body_i[63:32] && f.rsvd == '0;
   wire logic [SeqW-1:0] seq_d   = f.seq - exp_q;
   wire logic            pending = hw_q != hc_q;   // words of an unfinished frame
   wire logic accept  = good && f.is_end && !bad_q && f.seq == exp_q;
-  wire logic dup     = good && f.is_end && !bad_q && f.seq != exp_q && 32'(seq_d) >= MaxFrames;
-  wire logic gap     = good && f.is_end && !bad_q && f.seq != exp_q && 32'(seq_d) < MaxFrames;
+  wire logic dup     = good && f.is_end && !bad_q && f.seq != exp_q && 32'(seq_d) >= canopy_link_pkg::MaxFrames;
+  wire logic gap     = good && f.is_end && !bad_q && f.seq != exp_q && 32'(seq_d) < canopy_link_pkg::MaxFrames;
   // Refused: a bad CRC, a frame that overflowed, a STATE word where an END was due.
   wire logic refused = is_ctl && (!good || (f.is_end && bad_q) || (!f.is_end && pending));
   wire logic error   = refused || gap;
@@ -115,7 +119,7 @@ module canopy_link_rx
       hw_q       <= '0;
       hc_q       <= '0;
       hr_q       <= '0;
-      crc_q      <= CrcInit;
+      crc_q      <= canopy_link_pkg::CrcInit;
       bad_q      <= 1'b0;
       exp_q      <= '0;
       nak_q      <= '0;
@@ -134,11 +138,11 @@ module canopy_link_rx
         if (full) bad_q <= 1'b1;
         else begin
           hw_q  <= hw_q + 1'b1;
-          crc_q <= crc_word(crc_q, word);
+          crc_q <= canopy_link_pkg::crc_word(crc_q, word);
         end
       end
       if (is_ctl) begin
-        crc_q <= CrcInit;
+        crc_q <= canopy_link_pkg::CrcInit;
         bad_q <= 1'b0;
         if (accept) begin
           hc_q       <= hw_q;

@@ -15,8 +15,8 @@
 //     end's peer_ack_i (its last frame received in order) and peer_nak_i (its NAK epoch:
 //     a change asks for a replay). my_ack_i / my_nak_i: the local receiver's own state,
 //     sent in every control word.
-//   - w_*: the word on the wire this cycle (registers, and the replay buffer's registered
-//     read for a data word's body, last and vc).
+//   - w_*: the word on the wire this cycle (registers, and for a data word's body, last and
+//     vc the replay buffer's registered read or the cut-through register).
 //   - rb_used_o: words in the replay buffer (unsent or unacknowledged); the link pays the
 //     router its credits only while what it may send still fits (canopy_link).
 //   - replay_o, timeout_o: one-cycle pulses: a replay started; the replay timer ran out.
@@ -33,15 +33,19 @@
 `default_nettype none
 `include "canopy_assert.svh"
 
-module canopy_link_tx
-  import canopy_link_pkg::*;
-#(
+module canopy_link_tx #(
   parameter int unsigned NumVcs        = 4,    /// VCs on the link, <= 4
   parameter int unsigned FrameWords    = 24,   /// data words per frame, at most
   parameter int unsigned RbDepth       = 512,  /// replay buffer words, a power of two
   parameter int unsigned EvDepth       = 32,   /// slot credits waiting, a power of two
   parameter int unsigned ReplayTimeout = 256,  /// cycles without an acknowledgement before a replay
   parameter int unsigned KeepAlive     = 64,   /// cycles between control words, at most, when idle
+  localparam int unsigned BodyW = canopy_link_pkg::BodyW,
+  localparam int unsigned SeqW = canopy_link_pkg::SeqW,
+  localparam int unsigned NakW = canopy_link_pkg::NakW,
+  localparam int unsigned CntW = canopy_link_pkg::CntW,
+  localparam int unsigned CvcW = canopy_link_pkg::CvcW,
+  localparam int unsigned TreeW = canopy_link_pkg::TreeW,
   localparam int unsigned VcW = NumVcs > 1 ? $clog2(NumVcs) : 1
 ) (
   input  wire logic             clk_i,
@@ -84,13 +88,20 @@ module canopy_link_tx
 
   function automatic logic [WordW-1:0] word_of(input logic last, input logic [VcW-1:0] vc,
                                                input logic [BodyW-1:0] body);
-    return {last, CvcW'(vc), body};
+    word_of = {last, CvcW'(vc), body};
   endfunction
 
   // ---------------------------------------------------------------- replay buffer
   logic [PtrW-1:0]  app_q, send_q, ack_q;   // next append, next to send, oldest unacknowledged
   logic             rd_en;                  // a data word goes out next cycle (read at send_q)
   logic [WordW-1:0] rd_word;
+  // Cut-through: a flit arriving while every earlier word has gone out goes on the wire
+  // the next cycle from a register (it is written to the buffer all the same, for a
+  // replay), instead of a cycle later through the buffer's registered read.
+  logic             byp;                    // the data word sent next is the one arriving now
+  logic             w_byp_q;
+  logic [WordW-1:0] byp_word_q;
+  wire logic [WordW-1:0] w_word = w_byp_q ? byp_word_q : rd_word;  // the data word on the wire
   canopy_sdp_ram #(.Width(WordW), .Depth(RbDepth), .CollisionOld(1'b0)) u_rb (
     .clk_i,
     .we_i    (in_valid_i),
@@ -145,8 +156,8 @@ module canopy_link_tx
   logic [BodyW-1:0] w_cbody_q;
 
   wire logic [SeqW-1:0] outstanding = nxt_q - una_q;
-  wire logic            win_ok      = 32'(outstanding) < MaxFrames - 1;
-  wire logic [31:0]     crc_eff     = w_valid_q && !w_ctl_q && w_orig_q ? crc_word(crc_q, rd_word) : crc_q;
+  wire logic            win_ok      = 32'(outstanding) < canopy_link_pkg::MaxFrames - 1;
+  wire logic [31:0]     crc_eff     = w_valid_q && !w_ctl_q && w_orig_q ? canopy_link_pkg::crc_word(crc_q, w_word) : crc_q;
 
   // The credit count a control word carries: the next VC (round robin) whose count changed,
   // or the next VC when none did (a repeat costs nothing: counts are cumulative).
@@ -175,11 +186,11 @@ module canopy_link_tx
   logic [EvW-1:0]   end_ev;
   always_comb begin
     logic avail;
-    avail        = send_q != app_q;
+    avail        = send_q != app_q || in_valid_i;
     what         = SendIdle;
     end_replayed = 1'b0;
     end_seq      = nxt_q;
-    end_crc      = CrcInit;
+    end_crc      = canopy_link_pkg::CrcInit;
     end_ev       = '0;
     ev_pop       = 1'b0;
     if (rep_q) begin
@@ -208,10 +219,11 @@ module canopy_link_tx
       end else if (dirty || 32'(ka_q) >= KeepAlive) what = SendState;
     end
   end
-  assign rd_en = what == SendData;
+  assign byp   = what == SendData && !rep_q && send_q == app_q;
+  assign rd_en = what == SendData && !byp;
 
   // The control word's fields and body.
-  ctl_fields_t f;
+  canopy_link_pkg::ctl_fields_t f;
   always_comb begin
     f          = '0;
     f.is_end   = what == SendEnd;
@@ -223,7 +235,7 @@ module canopy_link_tx
     f.ev_valid = what == SendEnd && end_ev[TreeW];
     f.ev_tree  = what == SendEnd ? end_ev[TreeW-1:0] : '0;
   end
-  wire logic [31:0] ctl_crc = crc_fields(what == SendEnd ? end_crc : CrcInit, f);
+  wire logic [31:0] ctl_crc = canopy_link_pkg::crc_fields(what == SendEnd ? end_crc : canopy_link_pkg::CrcInit, f);
   wire logic sends_ctl = what == SendEnd || what == SendState;
 
   // ---------------------------------------------------------------- acknowledgements
@@ -241,7 +253,7 @@ module canopy_link_tx
       ack_q      <= '0;
       open_q     <= 1'b0;
       fw_q       <= '0;
-      crc_q      <= CrcInit;
+      crc_q      <= canopy_link_pkg::CrcInit;
       nxt_q      <= '0;
       una_q      <= '0;
       rep_q      <= 1'b0;
@@ -258,6 +270,7 @@ module canopy_link_tx
       w_valid_q  <= 1'b0;
       w_ctl_q    <= 1'b0;
       w_orig_q   <= 1'b0;
+      w_byp_q    <= 1'b0;
     end else begin
       if (in_valid_i) app_q <= app_q + 1'b1;
       for (int unsigned v = 0; v < NumVcs; v++) cum_q[v] <= cum_q[v] + CntW'(credit_i[v]);
@@ -282,7 +295,7 @@ module canopy_link_tx
             nxt_q  <= nxt_q + 1'b1;
             open_q <= 1'b0;
             fw_q   <= '0;
-            crc_q  <= CrcInit;
+            crc_q  <= canopy_link_pkg::CrcInit;
           end
         end
         StartReplay: begin
@@ -320,15 +333,19 @@ module canopy_link_tx
       w_valid_q <= what == SendData || sends_ctl;
       w_ctl_q   <= sends_ctl;
       w_orig_q  <= what == SendData && !rep_q;
+      w_byp_q   <= byp;
     end
   end
-  always_ff @(posedge clk_i) w_cbody_q <= {ctl_crc, f};
+  always_ff @(posedge clk_i) begin
+    w_cbody_q  <= {ctl_crc, f};
+    byp_word_q <= word_of(in_last_i, in_vc_i, in_flit_i);
+  end
 
   assign w_valid_o = w_valid_q;
   assign w_ctl_o   = w_ctl_q;
-  assign w_last_o  = w_valid_q && !w_ctl_q && rd_word[WordW-1];
-  assign w_vc_o    = w_valid_q && !w_ctl_q ? VcW'(rd_word[BodyW +: CvcW]) : '0;
-  assign w_body_o  = !w_valid_q ? '0 : w_ctl_q ? w_cbody_q : rd_word[BodyW-1:0];
+  assign w_last_o  = w_valid_q && !w_ctl_q && w_word[WordW-1];
+  assign w_vc_o    = w_valid_q && !w_ctl_q ? VcW'(w_word[BodyW +: CvcW]) : '0;
+  assign w_body_o  = !w_valid_q ? '0 : w_ctl_q ? w_cbody_q : w_word[BodyW-1:0];
   assign rb_used_o = app_q - ack_q;
   assign replay_o  = what == StartReplay;
   assign timeout_o = timer_out && what != StartReplay;
@@ -339,12 +356,13 @@ module canopy_link_tx
   `CANOPY_ASSERT(a_ev_room, !ev_valid_i || ev_ready, "too many slot credits waiting")
   `CANOPY_ASSERT(a_order, PtrW'(send_q - ack_q) <= PtrW'(app_q - ack_q),
                  "replay buffer pointers out of order")
-  `CANOPY_ASSERT(a_window, 32'(outstanding) < MaxFrames, "more frames in flight than the window")
+  `CANOPY_ASSERT(a_window, 32'(outstanding) < canopy_link_pkg::MaxFrames, "more frames in flight than the window")
   wire logic [SeqW-1:0] rs_off = rs_q - una_q;
   `CANOPY_ASSERT(a_replay_in_window, !rep_q || rs_off < outstanding,
                  "replaying a frame outside the window")
   `CANOPY_ASSERT(a_frame_len, 32'(fw_q) <= FrameWords, "frame longer than FrameWords")
   `CANOPY_ASSERT(a_no_open_replay, !(rep_q && open_q), "replay started with a frame open")
+  `CANOPY_ASSERT(a_bypass, !byp || in_valid_i, "cut through with no flit arriving")
 endmodule
 
 `default_nettype wire

@@ -2,7 +2,7 @@
 // simulated wire that corrupts, drops and kills, with a scoreboard on every flit.
 //
 //   canopy-link [--seed N] [--flits N] [--ber X] [--burst-rate X] [--burst-len N]
-//               [--drop X] [--latency L] [--rate R] [--drain R] [--vcs MASK]
+//               [--drop X] [--dead-at N] [--latency L] [--rate R] [--drain R] [--vcs MASK]
 //               [--ev-rate R] [--drain-limit N]
 //
 // Each end stands in for a router port: a source that sends flits of packets on the VCs in
@@ -13,8 +13,9 @@
 // --drain, returning its credit. Both directions carry traffic at once.
 //
 // The wire (each direction, --latency cycles) flips bits at --ber per bit, starts error
-// bursts of --burst-len bits at --burst-rate per bit, and drops a valid word with
-// probability --drop; every bit of the word counts (body and side band, idle cycles too).
+// bursts of --burst-len bits at --burst-rate per bit, drops a valid word with probability
+// --drop, and from its --dead-at'th word on carries nothing (sim/wire_faults.hpp); every
+// bit of the word counts (body and side band, idle cycles too).
 //
 // The scoreboard knows every flit sent per (direction, VC): each arrival must be the next
 // one, bit for bit; otherwise it is counted as lost (a later flit came first), duplicated
@@ -23,6 +24,7 @@
 // delivered, every credit back at its source, every slot credit delivered once.
 // Prints one JSON object; exit status 0 only if nothing was lost, duplicated, corrupted
 // or left behind and no RTL assertion fired.
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -138,6 +140,7 @@ bool parse(int argc, char **argv, Options &o) {
         else if (a == "--burst-rate") o.faults.burst_rate = std::strtod(val(), nullptr);
         else if (a == "--burst-len") o.faults.burst_len = static_cast<unsigned>(std::strtoul(val(), nullptr, 0));
         else if (a == "--drop") o.faults.drop = std::strtod(val(), nullptr);
+        else if (a == "--dead-at") o.faults.dead_at = std::strtoull(val(), nullptr, 0);
         else if (a == "--latency") o.latency = static_cast<unsigned>(std::strtoul(val(), nullptr, 0));
         else if (a == "--rate") o.rate = std::strtod(val(), nullptr);
         else if (a == "--drain") o.drain = std::strtod(val(), nullptr);
@@ -195,7 +198,8 @@ int main(int argc, char **argv) {
     uint64_t replays = 0, timeouts = 0, crc_errs = 0, seq_errs = 0, dups = 0, cred_errs = 0;
     uint64_t cycle = 0, window_start = o.warmup, window_end = 0, credit_overflows = 0;
     bool injecting = true, drained = false;
-    const uint64_t limit_cycles = o.flits * 4 + 100000;  // the injection phase's watchdog
+    // The injection phase's watchdog: four times what the offered rate needs.
+    const uint64_t limit_cycles = static_cast<uint64_t>(4.0 * static_cast<double>(o.flits) / std::max(o.rate, 0.01)) + 100000;
 
     while (true) {
         // What each end shows this cycle (registered outputs).
