@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "Vcanopy_router_tile.h"
+#include "Vcanopy_router_tile___024root.h"  // the clock field TorusTiles::fall lowers
 #include "verilated.h"
 #include "torus_tiles.hpp"
 #include "vl_bits.hpp"
@@ -154,6 +155,10 @@ Packet from_flits(const std::vector<Flit> &flits) {
 }
 
 // ------------------------------------------------------------------ fabric
+static_assert(TorusTiles<Vcanopy_router_tile>::kLowersClock,
+              "step() lowers the clock without an eval (TorusTiles::fall): it needs the model's root "
+              "header, and TorusTiles::lower_clock taught this Verilator's name for the clock's record");
+
 Fabric::Fabric(const std::string &fst_path, unsigned threads)
     : topo_(built_topology()), ctx_(std::make_unique<VerilatedContext>()) {
     ctx_->fatalOnError(true);
@@ -173,7 +178,7 @@ Fabric::Fabric(const std::string &fst_path, unsigned threads)
         n.inj_credits.assign(CANOPY_NUM_VCS, CANOPY_LOCAL_BUF_DEPTH);
         n.inj.resize(CANOPY_NUM_VCS);
         n.inj_pkts.resize(CANOPY_NUM_VCS);
-        n.ej_buf.resize(CANOPY_NUM_VCS);
+        n.ej_held.assign(CANOPY_NUM_VCS, 0);
         n.assembling.resize(CANOPY_NUM_VCS);
         n.ej_credit_pending.assign(CANOPY_NUM_VCS, 0);
         n.ej_credit_drained.assign(CANOPY_NUM_VCS, 0);
@@ -299,9 +304,7 @@ void Fabric::sample_outputs() {
         }
         if (t.ej_valid_o) {
             unsigned vc = t.ej_vc_o;
-            Flit f(kFlitWords);
-            for (unsigned w = 0; w < kFlitWords; ++w) f[w] = get_bits(t.ej_flit_o, 64 * w, 64);
-            if (n.ej_buf[vc].size() >= CANOPY_EJECT_CREDITS) {
+            if (n.ej_held[vc] >= CANOPY_EJECT_CREDITS) {
                 throw std::runtime_error("node " + std::to_string(i) + ": router ejected without credit");
             }
             Received &r = n.assembling[vc];
@@ -310,8 +313,9 @@ void Fabric::sample_outputs() {
                 r.vc = vc;
                 r.head_cycle = cycle_;
             }
-            r.flits.push_back(f);
-            n.ej_buf[vc].push_back(std::move(f));
+            Flit &f = r.flits.emplace_back(kFlitWords);
+            for (unsigned w = 0; w < kFlitWords; ++w) f[w] = get_bits(t.ej_flit_o, 64 * w, 64);
+            ++n.ej_held[vc];
             ++flits_ejected_;
             last_eject_cycle_ = cycle_;
             if (t.ej_last_o) {
@@ -326,8 +330,8 @@ void Fabric::sample_outputs() {
             n.drain_phase = 0;
             for (unsigned k = 0; k < CANOPY_NUM_VCS; ++k) {
                 unsigned v = (n.drain_rr + k) % CANOPY_NUM_VCS;
-                if (!n.ej_buf[v].empty()) {
-                    n.ej_buf[v].pop_front();
+                if (n.ej_held[v]) {
+                    --n.ej_held[v];
                     ++n.ej_credit_drained[v];
                     n.drain_rr = v + 1;
                     break;
@@ -344,7 +348,7 @@ void Fabric::step() {
     ++cycle_;
     if (trace_) trace_->dump(2 * cycle_);
     sample_outputs();
-    tiles_->eval(false);
+    tiles_->fall();  // nothing to evaluate: see TorusTiles::fall
     if (trace_) trace_->dump(2 * cycle_ + 1);
 }
 
