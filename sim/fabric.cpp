@@ -178,7 +178,7 @@ Fabric::Fabric(const std::string &fst_path, unsigned threads)
         n.inj_credits.assign(CANOPY_NUM_VCS, CANOPY_LOCAL_BUF_DEPTH);
         n.inj.resize(CANOPY_NUM_VCS);
         n.inj_pkts.resize(CANOPY_NUM_VCS);
-        n.ej_held.assign(CANOPY_NUM_VCS, 0);
+        n.ej_buf.resize(CANOPY_NUM_VCS);
         n.assembling.resize(CANOPY_NUM_VCS);
         n.ej_credit_pending.assign(CANOPY_NUM_VCS, 0);
         n.ej_credit_drained.assign(CANOPY_NUM_VCS, 0);
@@ -304,7 +304,9 @@ void Fabric::sample_outputs() {
         }
         if (t.ej_valid_o) {
             unsigned vc = t.ej_vc_o;
-            if (n.ej_held[vc] >= CANOPY_EJECT_CREDITS) {
+            Flit f(kFlitWords);
+            for (unsigned w = 0; w < kFlitWords; ++w) f[w] = get_bits(t.ej_flit_o, 64 * w, 64);
+            if (n.ej_buf[vc].size() >= CANOPY_EJECT_CREDITS) {
                 throw std::runtime_error("node " + std::to_string(i) + ": router ejected without credit");
             }
             Received &r = n.assembling[vc];
@@ -313,9 +315,8 @@ void Fabric::sample_outputs() {
                 r.vc = vc;
                 r.head_cycle = cycle_;
             }
-            Flit &f = r.flits.emplace_back(kFlitWords);
-            for (unsigned w = 0; w < kFlitWords; ++w) f[w] = get_bits(t.ej_flit_o, 64 * w, 64);
-            ++n.ej_held[vc];
+            r.flits.push_back(f);
+            n.ej_buf[vc].push_back(std::move(f));
             ++flits_ejected_;
             last_eject_cycle_ = cycle_;
             if (t.ej_last_o) {
@@ -330,8 +331,8 @@ void Fabric::sample_outputs() {
             n.drain_phase = 0;
             for (unsigned k = 0; k < CANOPY_NUM_VCS; ++k) {
                 unsigned v = (n.drain_rr + k) % CANOPY_NUM_VCS;
-                if (n.ej_held[v]) {
-                    --n.ej_held[v];
+                if (!n.ej_buf[v].empty()) {
+                    n.ej_buf[v].pop_front();
                     ++n.ej_credit_drained[v];
                     n.drain_rr = v + 1;
                     break;

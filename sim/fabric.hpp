@@ -129,8 +129,7 @@ private:
         int inj_cur = -1;                           // the VC whose packet is being sent
         unsigned inj_rr = 0;
         std::vector<unsigned> inj_credits;
-        std::vector<unsigned> ej_held;               // per VC, flits waiting to drain (counted: their
-                                                     // bytes are in `assembling` already)
+        std::vector<std::deque<Flit>> ej_buf;        // per VC, waiting to drain
         std::vector<Received> assembling;            // per VC
         std::vector<unsigned> ej_credit_pending;     // per VC, to return next edge
         std::vector<unsigned> ej_credit_drained;     // per VC, drained this cycle: pending from the next
