@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "Vcanopy_router_tile.h"
+#include "Vcanopy_router_tile___024root.h"  // the clock field TorusTiles::fall lowers
 #include "verilated.h"
 #include "torus_tiles.hpp"
 #include "vl_bits.hpp"
@@ -154,6 +155,10 @@ Packet from_flits(const std::vector<Flit> &flits) {
 }
 
 // ------------------------------------------------------------------ fabric
+static_assert(TorusTiles<Vcanopy_router_tile>::kLowersClock,
+              "step() lowers the clock without an eval (TorusTiles::fall): it needs the model's root "
+              "header, and TorusTiles::lower_clock taught this Verilator's name for the clock's record");
+
 Fabric::Fabric(const std::string &fst_path, unsigned threads)
     : topo_(built_topology()), ctx_(std::make_unique<VerilatedContext>()) {
     ctx_->fatalOnError(true);
@@ -366,7 +371,7 @@ void Fabric::step() {
     ++cycle_;
     if (trace_) trace_->dump(2 * cycle_);
     sample_outputs();
-    tiles_->eval(false);
+    tiles_->fall();  // nothing to evaluate: see TorusTiles::fall
     if (trace_) trace_->dump(2 * cycle_ + 1);
 }
 

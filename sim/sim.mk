@@ -3,6 +3,10 @@
 #   make sim TORUS=3x3 [LINK_LATENCY=1] [LINK_PROTECT=1] [WAVES=1] [SIM_PGO=1]
 #                                     builds build/sim/<config>/canopy-fabric
 #
+#   SIM_JOBS=n   compile jobs (default 2; 1 on a shared machine)
+#   SIM_ASSERT=  drops --assert, only to measure what the assertions cost: tests and
+#                benchmarks keep them
+#
 # TORUS is one size per dimension, X first: 4 (a ring), 3x3, 2x2x2, 4x4x4, 2x2x2x2.
 # LINK_LATENCY >= 1 (the tiles' link outputs must be registers, sim/torus_tiles.hpp).
 # LINK_PROTECT=1 (configuration suffix -prot) puts a protected link end (rtl/link/,
@@ -10,10 +14,11 @@
 # Both simulators verilate one node, as a tile with the links it transmits on
 # (sim/canopy_router_tile.sv, sim/canopy_node_tile.sv), and build the torus in C++ from one
 # model instance per node: the build does not grow with the torus, and each node is
-# evaluated exactly twice a cycle. The tile's parameters are given once, here, to Verilator
-# (-G) and to the harness (-D). Each configuration builds in its own directory, so switching
-# topologies does not rebuild the others. The model's hot code and the harness build at
-# -O2; Verilator's "slow" files (construction) at -O0, which costs nothing at run time.
+# evaluated at most twice a cycle (once in the router fabric: TorusTiles::fall). The
+# tile's parameters are given once, here, to Verilator (-G) and to the harness (-D). Each
+# configuration builds in its own directory, so switching topologies does not rebuild the
+# others. The model's hot code and the harness build at -O2; Verilator's "slow" files
+# (construction) at -O0, which costs nothing at run time.
 #
 # SIM_PGO=1 (configuration suffix -pgo) builds the fabric simulator profile-guided: an
 # instrumented build first, trained on the check scenarios (SIM_PGO_TRAIN: full-rate
@@ -37,7 +42,9 @@ sim_sizes   = $(subst x, ,$(1))
 sim_ndims   = $(words $(call sim_sizes,$(1)))
 sim_size    = $(or $(word $(2),$(call sim_sizes,$(1))),1)
 SIM_PGO     ?= 0
-sim_config  = $(1)-L$(LINK_LATENCY)$(if $(filter 1,$(LINK_PROTECT)),-prot)$(if $(filter 1,$(WAVES)),-waves)$(if $(filter 1,$(SIM_PGO)),-pgo)
+SIM_JOBS    ?= 2
+SIM_ASSERT  ?= --assert
+sim_config  = $(1)-L$(LINK_LATENCY)$(if $(filter 1,$(LINK_PROTECT)),-prot)$(if $(filter 1,$(WAVES)),-waves)$(if $(filter 1,$(SIM_PGO)),-pgo)$(if $(SIM_ASSERT),,-noassert)
 sim_dir     = build/sim/$(call sim_config,$(1))
 sim_bin     = $(call sim_dir,$(1))/canopy-fabric
 
@@ -57,11 +64,11 @@ SIM_HDRS     := sim/fabric.hpp sim/scoreboard.hpp sim/vl_bits.hpp sim/rng.hpp si
 SIM_SV_TOP   := sim/canopy_tile_links.sv sim/canopy_router_tile.sv
 
 # $(call sim_verilate,TORUS,DIR,BUILD): the Verilator command for one configuration, into
-# DIR; BUILD is "--build -j 2" (compile too) or empty (generate the C++ only).
+# DIR; BUILD is "--build -j N" (compile too) or empty (generate the C++ only).
 define sim_verilate
 	@mkdir -p $(2)
 	@echo "  VERILATE $(notdir $(2))"
-	verilator --cc --exe $(3) -Wall --assert $(RTL_INC) \
+	verilator --cc --exe $(3) -Wall $(SIM_ASSERT) $(RTL_INC) \
 	  $(SIM_VFLAGS) -Wno-DECLFILENAME --top-module canopy_router_tile --Mdir $(2)/obj -o ../canopy-fabric \
 	  $(if $(filter 1,$(WAVES)),--trace-fst -CFLAGS -DCANOPY_TRACE,) $(call sim_tile_params,$(1)) \
 	  -CFLAGS "-std=c++17 -I$(CURDIR)/sim -I$(CURDIR)/driver/include" $(SIM_OPT) \
@@ -79,7 +86,7 @@ endef
 # compile reads it for.
 SIM_PGO_TRAIN := "uniform --flits 30000" "malformed" "hotspot --flits 10000"
 sim_pgo_compile = rm -f $(1)/obj/*.o $(1)/obj/*.a $(1)/canopy-fabric && \
-  $(MAKE) --no-print-directory -C $(1)/obj -f Vcanopy_router_tile.mk -j 2 ../canopy-fabric \
+  $(MAKE) --no-print-directory -C $(1)/obj -f Vcanopy_router_tile.mk -j $(SIM_JOBS) ../canopy-fabric \
     OPT_SLOW=-O0 OPT_FAST="-O2 $(2)" OPT_GLOBAL="-O2 $(2)" LDFLAGS="$(2)" >> $(1)/build.log 2>&1 \
   || { tail -n 40 $(1)/build.log; exit 1; }
 define sim_pgo_build
@@ -93,7 +100,7 @@ endef
 
 build/sim/%/canopy-fabric: $(RTL_SRCS) $(SIM_SV_TOP) $(SIM_CXX_SRCS) $(SIM_HDRS) | deps-sim
 	$(if $(findstring -pgo,$*),$(call sim_pgo_build,$(firstword $(subst -, ,$*)),build/sim/$*),\
-	  $(call sim_verilate,$(firstword $(subst -, ,$*)),build/sim/$*,--build -j 2))
+	  $(call sim_verilate,$(firstword $(subst -, ,$*)),build/sim/$*,--build -j $(SIM_JOBS)))
 
 .PHONY: sim
 sim: $(call sim_bin,$(TORUS))
@@ -115,7 +122,7 @@ BUILD_DATE     := $(shell date -u +%Y%m%d)
 define cosim_verilate
 	@mkdir -p $(call cosim_dir,$(1))
 	@echo "  VERILATE cosim $(call sim_config,$(1))"
-	verilator --cc --exe --build -j 2 -Wall --assert $(RTL_INC) \
+	verilator --cc --exe --build -j $(SIM_JOBS) -Wall --assert $(RTL_INC) \
 	  $(SIM_VFLAGS) -Wno-DECLFILENAME --top-module canopy_node_tile --Mdir $(call cosim_dir,$(1))/obj -o ../canopy-cosim \
 	  $(call sim_tile_params,$(1)) -GBuildGit=32\'h$(BUILD_GIT) -GBuildDate=$(BUILD_DATE) \
 	  -GMaxNodes=$(call cosim_max_nodes,$(1)) \
