@@ -68,7 +68,7 @@ module canopy_link_formal #(
   logic             peer_valid;
   logic [SeqW-1:0]  peer_ack, rx_ack;
   logic [NakW-1:0]  peer_nak, rx_nak;
-  logic             replay, timeout;
+  logic             replay, timeout, progress;
 
   canopy_link_tx #(
     .NumVcs (4), .FrameWords (FrameWords), .RbDepth (RbDepth), .EvDepth (EvDepth),
@@ -94,7 +94,8 @@ module canopy_link_formal #(
     .w_body_o     (w_body),
     .rb_used_o    (rb_used),
     .replay_o     (replay),
-    .timeout_o    (timeout)
+    .timeout_o    (timeout),
+    .progress_o   (progress)
   );
 
   // ---------------------------------------------------------------- the wire
@@ -207,7 +208,7 @@ module canopy_link_formal #(
       c_crc: cover (crc_err && got_q != '0);
     end
   end
-  wire logic unused_status = ^{timeout, seq_err};
+  wire logic unused_status = ^{timeout, seq_err, progress};
 endmodule
 
 `default_nettype wire

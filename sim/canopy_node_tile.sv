@@ -95,7 +95,9 @@ module canopy_node_tile #(
   input  wire logic [CreditW-1:0] link_credit_i [NumLinks],
   output logic      [31:0]        link_replays_o,   // protected links: replays started
   output logic      [31:0]        link_errors_o,    //   frames refused,
-  output logic      [31:0]        link_flits_o      //   and flits handed to the router
+  output logic      [31:0]        link_flits_o,     //   flits handed to the router,
+  output logic      [NumLinks-1:0]  link_down_o,      //   links down,
+  output logic      [31:0]        link_drops_o      //   and flits dropped by a dead link
 );
   logic [NumLinks-1:0]                rx_valid, rx_last, tx_valid, tx_last;
   logic [NumLinks-1:0][FlitWidth-1:0] rx_flit, tx_flit;
@@ -114,7 +116,8 @@ module canopy_node_tile #(
     .link_o, .credit_i (link_credit_i),
     .link_i, .rx_valid_o (rx_valid), .rx_flit_o (rx_flit), .rx_last_o (rx_last), .rx_vc_o (rx_vc),
     .rx_credit_i (rx_credit), .rx_slot_valid_i (rx_slot_valid), .rx_slot_tree_i (rx_slot_tree),
-    .link_credit_o, .link_replays_o, .link_errors_o, .link_flits_o
+    .link_credit_o, .link_replays_o, .link_errors_o, .link_flits_o,
+    .link_down_o, .link_drops_o
   );
 
   wire logic [IdW-1:0] unused_bid, unused_rid, unused_awid;

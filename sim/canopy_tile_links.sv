@@ -20,7 +20,8 @@
 //     and link_credit_o / credit_i are unused (zero). The simulator may corrupt link_i on
 //     its way (sim/wire_faults.hpp). link_replays_o / link_errors_o / link_flits_o count,
 //     over the tile's links, the replays started, the frames or control words refused and
-//     the flits handed to the router.
+//     the flits handed to the router; link_down_o[p]: link p is down (canopy_link up_o
+//     low); link_drops_o: flits the router sent into a dead link (dropped there).
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -58,7 +59,9 @@ module canopy_tile_links #(
   output logic      [CreditW-1:0]                 link_credit_o [NumLinks],
   output logic      [31:0]                        link_replays_o,
   output logic      [31:0]                        link_errors_o,
-  output logic      [31:0]                        link_flits_o
+  output logic      [31:0]                        link_flits_o,
+  output logic      [NumLinks-1:0]                link_down_o,
+  output logic      [31:0]                        link_drops_o
 );
   `CANOPY_STATIC_ASSERT(gen_latency_check, LinkLatency >= 1,
                         "the tiled simulators need registered links (LinkLatency >= 1)")
@@ -94,8 +97,10 @@ module canopy_tile_links #(
     assign link_replays_o = '0;
     assign link_errors_o  = '0;
     assign link_flits_o   = '0;
+    assign link_down_o    = '0;
+    assign link_drops_o   = '0;
   end else begin : gen_protected
-    logic [NumLinks-1:0] replay, crc_err;
+    logic [NumLinks-1:0] replay, crc_err, up, drop;
     for (genvar p = 0; p < NumLinks; p++) begin : gen_link
       logic                 w_valid, w_ctl, w_last;
       logic [VcW-1:0]       w_vc;
@@ -133,7 +138,9 @@ module canopy_tile_links #(
         .crc_err_o       (crc_err[p]),
         .seq_err_o       (unused_seq),
         .dup_o           (unused_dup),
-        .cred_err_o      (unused_cred)
+        .cred_err_o      (unused_cred),
+        .up_o            (up[p]),
+        .drop_o          (drop[p])
       );
       // The wire's remaining latency (the link end's output is a register already).
       logic unused_credit;
@@ -159,21 +166,25 @@ module canopy_tile_links #(
       assign link_credit_o[p] = '0;
       wire logic unused_credit_in = ^credit_i[p];
     end
-    logic [31:0] replays_q, errors_q, flits_q;
+    logic [31:0] replays_q, errors_q, flits_q, drops_q;
     always_ff @(posedge clk_i) begin
       if (rst_i) begin
         replays_q <= '0;
         errors_q  <= '0;
         flits_q   <= '0;
+        drops_q   <= '0;
       end else begin
         replays_q <= replays_q + 32'($countones(replay));
         errors_q  <= errors_q + 32'($countones(crc_err));
         flits_q   <= flits_q + 32'($countones(rx_valid_o));
+        drops_q   <= drops_q + 32'($countones(drop));
       end
     end
     assign link_replays_o = replays_q;
     assign link_errors_o  = errors_q;
     assign link_flits_o   = flits_q;
+    assign link_down_o    = ~up;
+    assign link_drops_o   = drops_q;
   end
 endmodule
 

@@ -248,6 +248,8 @@ Fabric::LinkStats Fabric::link_stats() const {
         s.replays += (*tiles_)[n].link_replays_o;
         s.refused += (*tiles_)[n].link_errors_o;
         s.flits += (*tiles_)[n].link_flits_o;
+        s.down += static_cast<uint64_t>(__builtin_popcountll((*tiles_)[n].link_down_o));
+        s.dead_drops += (*tiles_)[n].link_drops_o;
     }
     return s;
 }

@@ -119,6 +119,7 @@ public:
     void set_faults(const FaultOptions &o, uint64_t seed);
     struct LinkStats {
         uint64_t bits_flipped = 0, words_hit = 0, words_dropped = 0, replays = 0, refused = 0, flits = 0;
+        uint64_t down = 0, dead_drops = 0;  // links down (each end counts), flits dropped by them
     };
     LinkStats link_stats() const;
     uint64_t flits_injected() const { return flits_injected_; }

@@ -117,8 +117,9 @@ void report_links(Fabric &f) {
     if (!CANOPY_LINK_PROTECT) return;
     const Fabric::LinkStats s = f.link_stats();
     std::printf("links: %" PRIu64 " bits flipped, %" PRIu64 " words hit, %" PRIu64 " dropped; %" PRIu64
-                " flits delivered, %" PRIu64 " frames or control words refused, %" PRIu64 " replays\n",
-                s.bits_flipped, s.words_hit, s.words_dropped, s.flits, s.refused, s.replays);
+                " flits delivered, %" PRIu64 " frames or control words refused, %" PRIu64 " replays; %" PRIu64
+                " link ends down, %" PRIu64 " flits dropped by them\n",
+                s.bits_flipped, s.words_hit, s.words_dropped, s.flits, s.refused, s.replays, s.down, s.dead_drops);
 }
 
 bool report(const char *name, Fabric &f, Scoreboard &sb, bool ok) {

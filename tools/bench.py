@@ -318,14 +318,16 @@ LINK_BERS = [0, 1e-9, 1e-7, 1e-6, 1e-5]
 LINK_STREAM_FLITS = 1_000_000     # per direction
 LINK_FABRIC_FLITS = 1_000_000
 LINK_STATS = re.compile(r"links: (\d+) bits flipped, (\d+) words hit, (\d+) dropped; (\d+) flits delivered, "
-                        r"(\d+) frames or control words refused, (\d+) replays")
+                        r"(\d+) frames or control words refused, (\d+) replays; (\d+) link ends down, "
+                        r"(\d+) flits dropped by them")
 
 
 def link_stats(text):
     m = LINK_STATS.search(text)
     if not m:
         raise RuntimeError(f"no link statistics in:\n{text}")
-    keys = ("bits_flipped", "words_hit", "words_dropped", "link_flits", "refused", "replays")
+    keys = ("bits_flipped", "words_hit", "words_dropped", "link_flits", "refused", "replays", "links_down",
+            "dead_link_drops")
     return dict(zip(keys, (int(g) for g in m.groups())))
 
 
@@ -342,6 +344,18 @@ def link_records():
                         "bits_flipped": r["bits_flipped"], "refused": r["crc_errors"], "replays": r["replays"],
                         "timeouts": r["timeouts"], "lost_bytes": r["lost_bytes"],
                         "duplicated_bytes": r["duplicated_bytes"], "corrupted_bytes": r["corrupted_bytes"]})
+    # A wire that dies under full traffic: how long each end takes to declare the link down,
+    # and what it did with the traffic that kept coming.
+    r = json.loads(sh("build/link/canopy-link --flits 100000 --dead-at 20000 --drain-limit 20000"))
+    if not r["ok"]:
+        raise RuntimeError(f"canopy-link with a dying wire failed: {r}")
+    records.append({"bench": "dead-link", "topology": "link", "nodes": 2, "traffic": "stream, both ways",
+                    "dead_at_cycle": r["dead_at"] - 1, "down_after_cycles": r["down_after"],
+                    "detect_limit_cycles": 512, "flits_dropped_by_dead_link": r["link_drops"],
+                    "credits_back": r["credits_back"], "flits_delivered_before": r["flits"],
+                    "duplicated_bytes": r["duplicated_bytes"], "corrupted_bytes": r["corrupted_bytes"],
+                    "collective": "not measured: a collective whose tree crosses a dead link still waits "
+                                  "for the driver's timeout (issue 17, open)"})
     binary = "build/sim/3x3-L1-prot/canopy-fabric"
     sh(f"make --no-print-directory {binary} TORUS=3x3 LINK_LATENCY=1 LINK_PROTECT=1 >&2")
     for ber in LINK_BERS[1:]:
@@ -388,6 +402,20 @@ def link_docs(recs):
         L.append(f"| {r['traffic']} | {r['topology']} | {r['ber']:g} | {r.get('flits', '-')} | {g} | "
                  f"{r['bits_flipped']} | {r['refused']} | {r['replays']} | "
                  f"{r['lost_bytes']} / {r['duplicated_bytes']} / {r['corrupted_bytes']} |")
+    return L
+
+
+def dead_link_docs(recs):
+    if not recs:
+        return []
+    L = ["", "### A link that dies (`make bench`, docs/link.md)", "",
+         "| traffic | dies at cycle | down after (cycles, each end) | limit | flits dropped by the dead link | "
+         "credits back at the routers | dup / corrupted bytes | collectives |", "|---|---|---|---|---|---|---|---|"]
+    for r in recs:
+        L.append(f"| {r['traffic']} | {r['dead_at_cycle']} | {', '.join(str(c) for c in r['down_after_cycles'])} | "
+                 f"{r['detect_limit_cycles']} | {r['flits_dropped_by_dead_link']} | "
+                 f"{'all' if r['credits_back'] else 'NOT all'} | {r['duplicated_bytes']} / {r['corrupted_bytes']} | "
+                 f"{r['collective']} |")
     return L
 
 
@@ -565,6 +593,7 @@ def table(records):
         "barrier": ["impl", "cycles"],
         "allreduce-inflight": ["impl", "inflight", "cycles"],
         "link-ber": ["traffic", "ber", "flits", "goodput_fraction", "replays", "lost_bytes"],
+        "dead-link": ["dead_at_cycle", "down_after_cycles", "flits_dropped_by_dead_link", "credits_back"],
         "fm-scale": ["trees", "build_ms", "check_ms", "shmem_init_ms", "old_roots_ms", "entries", "csr_est_cycles",
                      "pkt_est_cycles"],
         "model": ["of", "impl", "bytes", "predicted_cycles", "measured_cycles", "rel_error"],
@@ -638,6 +667,7 @@ def render_docs(records):
     L += reduce_docs([r for r in records if r["bench"] in ("reduce", "allreduce", "barrier", "allreduce-inflight")])
     L += shmem_docs([r for r in records if r["bench"].startswith("shmem-")])
     L += link_docs(by("link-ber"))
+    L += dead_link_docs(by("dead-link"))
     L += fm_scale_docs(by("fm-scale"))
     L += model_docs(by("model"), next(iter(by("model-fit")), None))
     return "\n".join(L) + "\n"

@@ -12,18 +12,26 @@
 //   - Status pulses, one cycle each (registered): replay started, replay timer ran out,
 //     frame or control word refused (CRC), frame out of sequence, duplicate frame dropped,
 //     credit count out of range.
+//   - up_o: the link is up (from reset); it goes down for good (until reset) when the far
+//     end has been silent for DeadSilence cycles or DeadReplays replays in a row brought no
+//     acknowledgement. A link that is down sends nothing, drops every flit and slot credit
+//     the router gives it (drop_o: one pulse per flit) and hands the router back every
+//     credit it lacks, so the router is never stuck on a dead port.
 `default_nettype none
 `include "canopy_assert.svh"
 
 module canopy_link #(
   parameter int unsigned NumVcs        = 4,    /// VCs on the link, <= 4
   parameter int unsigned FrameWords    = 24,   /// data words per frame, at most
-  parameter int unsigned RbDepth       = 512,  /// replay buffer words, > InitCredits
-  parameter int unsigned InitCredits   = 192,  /// the router's credits out of reset, all VCs (the far input's slots)
+  parameter int unsigned RbDepth       = 512,  /// replay buffer words, > the router's credits (all VCs)
+  parameter int unsigned P2pCredits    = 64,   /// the router's credits out of reset per point-to-point VC
+  parameter int unsigned CollCredits   = 32,   ///   and per collective VC (the far input's slots)
   parameter int unsigned HoldDepth     = 64,   /// receive hold buffer words
   parameter int unsigned MaxCredit     = 64,   /// credits per VC of the far input, at most
   parameter int unsigned ReplayTimeout = 256,  /// cycles without an acknowledgement before a replay
   parameter int unsigned KeepAlive     = 64,   /// cycles between control words, at most
+  parameter int unsigned DeadSilence   = 512,  /// cycles without a good control word: the link is down
+  parameter int unsigned DeadReplays   = 16,   /// replays in a row without an acknowledgement: down
   localparam int unsigned BodyW = canopy_link_pkg::BodyW,
   localparam int unsigned SeqW = canopy_link_pkg::SeqW,
   localparam int unsigned NakW = canopy_link_pkg::NakW,
@@ -64,27 +72,80 @@ module canopy_link #(
   output logic                   crc_err_o,
   output logic                   seq_err_o,
   output logic                   dup_o,
-  output logic                   cred_err_o
+  output logic                   cred_err_o,
+  output logic                   up_o,
+  output logic                   drop_o
 );
+  localparam int unsigned VcCntW = $clog2(P2pCredits > CollCredits ? P2pCredits : CollCredits) + 1;
+  localparam int unsigned RbCntW = $clog2(RbDepth) + 1;
+  function automatic int unsigned init_credits(input int unsigned v);
+    init_credits = canopy_pkg::vc_is_coll(v) ? CollCredits : P2pCredits;
+  endfunction
+  function automatic int unsigned all_credits();
+    all_credits = 0;
+    for (int unsigned v = 0; v < NumVcs; v++) all_credits += init_credits(v);
+  endfunction
+  `CANOPY_STATIC_ASSERT(gen_credit_check, all_credits() + NumVcs <= RbDepth, "RbDepth must exceed the router's credits")
+  `CANOPY_STATIC_ASSERT(gen_tree_check, TreeW == canopy_pkg::HdrTreeBits,
+                        "canopy_link_pkg::TreeW must be canopy_pkg::HdrTreeBits")
+  `CANOPY_STATIC_ASSERT(gen_dead_check, DeadSilence > 2 * KeepAlive, "DeadSilence must outlast two keep-alive periods")
+
+  // ---------------------------------------------------------------- credits the router holds
   // The router may send as many flits as it holds credits; each must find room in the
   // replay buffer, where delivered flits also wait for their acknowledgement. So credits
   // are paid to the router only while the buffer's words plus the credits the router
   // holds leave room for a full cycle's payout (one per VC).
-  localparam int unsigned RbCntW = $clog2(RbDepth) + 1;
-  logic [RbCntW-1:0] rb_used, held_q;
-  logic              pay_ok;
-  always_ff @(posedge clk_i) begin
-    if (rst_i) held_q <= RbCntW'(InitCredits);
-    else held_q <= held_q + RbCntW'($countones(tx_credit_o)) - RbCntW'(tx_valid_i);
+  logic [NumVcs-1:0]             rx_credit, gone_credit;   // paid by the far end; back from a dead link
+  logic [NumVcs-1:0][VcCntW-1:0] held_q;                   // credits the router holds, per VC
+  logic [RbCntW-1:0]             rb_used, held_all;
+  logic                          pay_ok, up_q;
+  always_comb begin
+    held_all = '0;
+    for (int unsigned v = 0; v < NumVcs; v++) held_all += RbCntW'(held_q[v]);
   end
-  assign pay_ok = 32'(rb_used) + 32'(held_q) + NumVcs <= RbDepth;
-  `CANOPY_STATIC_ASSERT(gen_credit_check, InitCredits + NumVcs <= RbDepth, "RbDepth must exceed the router's credits")
-  `CANOPY_STATIC_ASSERT(gen_tree_check, TreeW == canopy_pkg::HdrTreeBits,
-                        "canopy_link_pkg::TreeW must be canopy_pkg::HdrTreeBits")
-  `CANOPY_ASSERT(a_held, !tx_valid_i || held_q != '0, "the router sent a flit without a credit")
+  assign pay_ok = 32'(rb_used) + 32'(held_all) + NumVcs <= RbDepth;
 
-  logic            peer_valid;
+  // ---------------------------------------------------------------- link health
+  // Down, until reset, when no control word has passed its CRC for DeadSilence cycles
+  // (a live far end sends one at least every KeepAlive cycles), or DeadReplays replays in a
+  // row brought no acknowledgement. A dead link takes what the router sends and drops it
+  // (drop_o), and gives the router back every credit it lacks, one per VC per cycle, so
+  // the router never waits on it: traffic for a dead link is refused, not queued for ever.
+  localparam int unsigned SilW = $clog2(DeadSilence + 1);
+  localparam int unsigned RepW = $clog2(DeadReplays + 1);
+  logic [SilW-1:0] silence_q;
+  logic [RepW-1:0] fails_q;
+  logic            peer_valid, replay_pulse, progress;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      up_q      <= 1'b1;
+      silence_q <= '0;
+      fails_q   <= '0;
+    end else begin
+      if (peer_valid) silence_q <= '0;
+      else if (32'(silence_q) < DeadSilence) silence_q <= silence_q + 1'b1;
+      if (progress) fails_q <= '0;
+      else if (replay_pulse && 32'(fails_q) < DeadReplays) fails_q <= fails_q + 1'b1;
+      if (32'(silence_q) >= DeadSilence || 32'(fails_q) >= DeadReplays) up_q <= 1'b0;
+    end
+  end
+  for (genvar v = 0; v < NumVcs; v++) begin : gen_held
+    assign gone_credit[v] = !up_q && 32'(held_q[v]) < init_credits(v);
+    assign tx_credit_o[v] = up_q ? rx_credit[v] : gone_credit[v];
+    always_ff @(posedge clk_i) begin
+      if (rst_i) held_q[v] <= VcCntW'(init_credits(v));
+      else held_q[v] <= held_q[v] + VcCntW'(tx_credit_o[v]) - VcCntW'(tx_valid_i && 32'(tx_vc_i) == v);
+    end
+    `CANOPY_ASSERT(a_held, !(tx_valid_i && 32'(tx_vc_i) == v) || held_q[v] != '0,
+                   "the router sent a flit without a credit")
+    `CANOPY_ASSERT(a_held_bound, 32'(held_q[v]) <= init_credits(v), "the router holds more credits than slots")
+  end
+  assign up_o   = up_q;
+  assign drop_o = tx_valid_i && !up_q;
+
   logic [SeqW-1:0] peer_ack, my_ack;
+  logic            w_tx_valid;
+  assign w_tx_valid_o = w_tx_valid && up_q;   // a dead link falls silent: the far end sees it too
   logic [NakW-1:0] peer_nak, my_nak;
 
   canopy_link_tx #(
@@ -96,11 +157,11 @@ module canopy_link #(
   ) u_tx (
     .clk_i,
     .rst_i,
-    .in_valid_i   (tx_valid_i),
+    .in_valid_i   (tx_valid_i && up_q),
     .in_flit_i    (tx_flit_i),
     .in_last_i    (tx_last_i),
     .in_vc_i      (tx_vc_i),
-    .ev_valid_i   (rx_slot_valid_i),
+    .ev_valid_i   (rx_slot_valid_i && up_q),
     .ev_tree_i    (rx_slot_tree_i),
     .credit_i     (rx_credit_i),
     .peer_valid_i (peer_valid),
@@ -108,15 +169,17 @@ module canopy_link #(
     .peer_nak_i   (peer_nak),
     .my_ack_i     (my_ack),
     .my_nak_i     (my_nak),
-    .w_valid_o    (w_tx_valid_o),
+    .w_valid_o    (w_tx_valid),
     .w_ctl_o      (w_tx_ctl_o),
     .w_last_o     (w_tx_last_o),
     .w_vc_o       (w_tx_vc_o),
     .w_body_o     (w_tx_body_o),
     .rb_used_o    (rb_used),
-    .replay_o,
-    .timeout_o
+    .replay_o     (replay_pulse),
+    .timeout_o,
+    .progress_o   (progress)
   );
+  assign replay_o = replay_pulse;
 
   canopy_link_rx #(
     .NumVcs     (NumVcs),
@@ -137,7 +200,7 @@ module canopy_link #(
     .out_vc_o     (rx_vc_o),
     .ev_valid_o   (tx_slot_valid_o),
     .ev_tree_o    (tx_slot_tree_o),
-    .credit_o     (tx_credit_o),
+    .credit_o     (rx_credit),
     .pay_ok_i     (pay_ok),
     .peer_valid_o (peer_valid),
     .peer_ack_o   (peer_ack),

@@ -19,7 +19,8 @@
 //     vc the replay buffer's registered read or the cut-through register).
 //   - rb_used_o: words in the replay buffer (unsent or unacknowledged); the link pays the
 //     router its credits only while what it may send still fits (canopy_link).
-//   - replay_o, timeout_o: one-cycle pulses: a replay started; the replay timer ran out.
+//   - replay_o, timeout_o, progress_o: one-cycle pulses: a replay started; the replay timer
+//     ran out; an acknowledgement freed frames.
 // Framing. A frame is closed by an END when it holds FrameWords data words, when the
 // router has nothing more to send right now, or when a slot credit waits. Only one frame
 // is open at a time, and at most MaxFrames - 1 are unacknowledged (the window, under half
@@ -69,7 +70,8 @@ module canopy_link_tx #(
   output logic      [BodyW-1:0] w_body_o,
   output logic      [$clog2(RbDepth):0] rb_used_o,
   output logic                  replay_o,
-  output logic                  timeout_o
+  output logic                  timeout_o,
+  output logic                  progress_o
 );
   localparam int unsigned RbW   = $clog2(RbDepth);
   localparam int unsigned PtrW  = RbW + 1;   // with a wrap bit
@@ -346,11 +348,12 @@ module canopy_link_tx #(
   assign w_last_o  = w_valid_q && !w_ctl_q && w_word[WordW-1];
   assign w_vc_o    = w_valid_q && !w_ctl_q ? VcW'(w_word[BodyW +: CvcW]) : '0;
   assign w_body_o  = !w_valid_q ? '0 : w_ctl_q ? w_cbody_q : w_word[BodyW-1:0];
-  assign rb_used_o = app_q - ack_q;
-  assign replay_o  = what == StartReplay;
-  assign timeout_o = timer_out && what != StartReplay;
+  assign rb_used_o  = app_q - ack_q;
+  assign replay_o   = what == StartReplay;
+  assign progress_o = ack_new;
+  assign timeout_o  = timer_out && what != StartReplay;
 
-  // Every flit held is covered by a credit of the far input, so there is always room.
+  // The link pays its router credits only while what they allow fits (canopy_link).
   `CANOPY_ASSERT(a_rb_room, !in_valid_i || PtrW'(app_q - ack_q) < PtrW'(RbDepth),
                  "replay buffer overflow: the router sent without a credit the link paid")
   `CANOPY_ASSERT(a_ev_room, !ev_valid_i || ev_ready, "too many slot credits waiting")

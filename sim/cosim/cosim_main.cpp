@@ -246,15 +246,17 @@ void Cosim::fail(const std::string &why) {
 
 // What the wire did and what the protected links did about it (stderr, one line).
 void Cosim::report_links() const {
-    uint64_t flipped = 0, hit = 0, dropped = 0, replays = 0, refused = 0, flits = 0;
+    uint64_t flipped = 0, hit = 0, dropped = 0, replays = 0, refused = 0, flits = 0, down = 0, dead_drops = 0;
     for (const canopy::WireFaults &w : tiles_->faults()) flipped += w.bits_flipped, hit += w.words_hit, dropped += w.words_dropped;
     for (unsigned n = 0; n < CANOPY_NODES; ++n) {
         const Vcanopy_node_tile &t = (*tiles_)[n];
         replays += t.link_replays_o, refused += t.link_errors_o, flits += t.link_flits_o;
+        down += static_cast<uint64_t>(__builtin_popcountll(t.link_down_o)), dead_drops += t.link_drops_o;
     }
     std::fprintf(stderr, "canopy-cosim: links: %" PRIu64 " bits flipped, %" PRIu64 " words hit, %" PRIu64 " dropped; %" PRIu64
-                 " flits delivered, %" PRIu64 " frames or control words refused, %" PRIu64 " replays\n",
-                 flipped, hit, dropped, flits, refused, replays);
+                 " flits delivered, %" PRIu64 " frames or control words refused, %" PRIu64 " replays; %" PRIu64
+                 " link ends down, %" PRIu64 " flits dropped by them\n",
+                 flipped, hit, dropped, flits, refused, replays, down, dead_drops);
 }
 
 void Cosim::step() {

@@ -21,7 +21,11 @@
 // one, bit for bit; otherwise it is counted as lost (a later flit came first), duplicated
 // (an earlier one again) or corrupted. After --flits flits per direction the sources stop
 // and the link must drain within --drain-limit cycles (the watchdog): every flit
-// delivered, every credit back at its source, every slot credit delivered once.
+// delivered, every credit back at its source, every slot credit delivered once. With
+// --dead-at the wire dies instead: both ends must declare the link down, nothing delivered
+// before may be wrong, and every credit must come back to its source (the dead link hands
+// back what the routers lack, so they never wait on it); "down_after" says how many
+// cycles after the death each end noticed.
 // Prints one JSON object; exit status 0 only if nothing was lost, duplicated, corrupted
 // or left behind and no RTL assertion fired.
 #include <algorithm>
@@ -198,6 +202,14 @@ int main(int argc, char **argv) {
     uint64_t replays = 0, timeouts = 0, crc_errs = 0, seq_errs = 0, dups = 0, cred_errs = 0;
     uint64_t cycle = 0, window_start = o.warmup, window_end = 0, credit_overflows = 0;
     bool injecting = true, drained = false;
+    // A wire that dies (--dead-at): the cycle each end declared its link down, the flits
+    // its router sent into the dead link (dropped there), and the run's end: once both
+    // ends are down the sources stop, and after kSettle more cycles every credit must be
+    // back at its source (the dead link hands back what the routers lack).
+    constexpr uint64_t kSettle = 300;
+    const bool dying = o.faults.dead_at != 0;
+    int64_t down_at[2] = {-1, -1};
+    uint64_t link_drops = 0, both_down_at = 0;
     // The injection phase's watchdog: four times what the offered rate needs.
     const uint64_t limit_cycles = static_cast<uint64_t>(4.0 * static_cast<double>(o.flits) / std::max(o.rate, 0.01)) + 100000;
 
@@ -214,6 +226,8 @@ int main(int argc, char **argv) {
             seq_errs += e.seq_err_o;
             dups += e.dup_o;
             cred_errs += e.cred_err_o;
+            link_drops += e.drop_o;
+            if (!e.up_o && down_at[d] < 0) down_at[d] = static_cast<int64_t>(cycle);
         }
         const Word in_b = wire_ab.carry(out[0]);
         const Word in_a = wire_ba.carry(out[1]);
@@ -321,6 +335,15 @@ int main(int argc, char **argv) {
             window_end = cycle;
         }
         if (injecting && cycle > limit_cycles) break;
+        if (dying) {
+            if (down_at[0] >= 0 && down_at[1] >= 0 && both_down_at == 0) {
+                both_down_at = cycle;
+                injecting = false;
+            }
+            if (both_down_at != 0 && cycle - both_down_at >= kSettle) break;
+            if (cycle > o.faults.dead_at + o.drain_limit) break;
+            continue;
+        }
         if (!injecting) {
             bool done = true;
             for (unsigned d = 0; d < 2; d++) {
@@ -354,8 +377,16 @@ int main(int argc, char **argv) {
         goodput = std::min(goodput, g);
     }
     const bool assertion = ctx.gotError();
-    const bool ok = drained && !assertion && lost == 0 && dup == 0 && corrupt == 0 && left == 0 &&
-                    ev_bad == 0 && credit_overflows == 0;
+    bool credits_back = true;
+    for (unsigned d = 0; d < 2; d++)
+        for (int v = 0; v < kNumVcs; v++) credits_back = credits_back && ports[d].credits[v] == kVcCredits[v];
+    // Dying: flits and slot credits caught in the dead link are lost, as they must be; what
+    // was delivered must still be exact, and both ends must have seen the death.
+    const bool ok = dying ? both_down_at != 0 && credits_back && !assertion && dup == 0 && corrupt == 0 &&
+                                credit_overflows == 0
+                          : drained && !assertion && lost == 0 && dup == 0 && corrupt == 0 && left == 0 &&
+                                ev_bad == 0 && credit_overflows == 0;
+    const int64_t died = static_cast<int64_t>(o.faults.dead_at) - 1;  // the first cycle the wire carried nothing
     std::printf("{\"ok\": %s, \"seed\": %" PRIu64 ", \"ber\": %g, \"burst_rate\": %g, \"burst_len\": %u, "
                 "\"drop\": %g, \"latency\": %u, \"cycles\": %" PRIu64 ", \"window_cycles\": %" PRIu64 ", "
                 "\"flits\": %" PRIu64 ", \"goodput_fraction\": %.4f, \"bits_flipped\": %" PRIu64 ", "
@@ -364,14 +395,16 @@ int main(int argc, char **argv) {
                 "\"dup_frames\": %" PRIu64 ", \"credit_errors\": %" PRIu64 ", \"lost_bytes\": %" PRIu64 ", "
                 "\"duplicated_bytes\": %" PRIu64 ", \"corrupted_bytes\": %" PRIu64 ", \"flits_left\": %" PRIu64 ", "
                 "\"slot_credit_mismatches\": %" PRIu64 ", \"credit_overflows\": %" PRIu64 ", "
-                "\"drained\": %s, \"assertion\": %s}\n",
+                "\"drained\": %s, \"assertion\": %s, \"dead_at\": %" PRIu64 ", \"down_after\": [%" PRId64 ", %" PRId64 "], "
+                "\"link_drops\": %" PRIu64 ", \"credits_back\": %s}\n",
                 ok ? "true" : "false", o.seed, f.ber, f.burst_rate, f.burst_len, f.drop, o.latency, cycle,
                 window, counts[0].delivered + counts[1].delivered, goodput,
                 wire_ab.faults().bits_flipped + wire_ba.faults().bits_flipped,
                 wire_ab.faults().words_hit + wire_ba.faults().words_hit,
                 wire_ab.faults().words_dropped + wire_ba.faults().words_dropped, replays, timeouts, crc_errs, seq_errs, dups,
                 cred_errs, lost, dup, corrupt, left, ev_bad, credit_overflows, drained ? "true" : "false",
-                assertion ? "true" : "false");
+                assertion ? "true" : "false", o.faults.dead_at, down_at[0] < 0 ? -1 : down_at[0] - died,
+                down_at[1] < 0 ? -1 : down_at[1] - died, link_drops, credits_back ? "true" : "false");
     end_a.final();
     end_b.final();
     return ok ? 0 : 1;
