@@ -73,7 +73,7 @@ lint: deps-sim
 	@$(LINT) --top-module canopy_link_pipe -GLatency=0 $(RTL_SRCS)
 	@echo "lint: canopy_link_pipe Latency=0 clean"
 	@$(LINT) --top-module canopy_link $(RTL_SRCS)
-	@$(LINT) --top-module canopy_link -GNumVcs=2 -GFrameWords=8 -GRbDepth=256 -GInitCredits=64 -GHoldDepth=32 $(RTL_SRCS)
+	@$(LINT) --top-module canopy_link -GNumVcs=2 -GFrameWords=8 -GRbDepth=256 -GP2pCredits=32 -GHoldDepth=32 $(RTL_SRCS)
 	@echo "lint: canopy_link (default, and 2 VCs with 8-word frames) clean"
 	@for l in 1 3; do for p in 0 1; do \
 	  $(LINT) --top-module canopy_router_tile -GLinkLatency=$$l -GLinkProtect=$$p $(RTL_SRCS) $(SIM_SV_TOP) || exit 1; \
