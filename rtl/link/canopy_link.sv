@@ -27,7 +27,6 @@ module canopy_link #(
   parameter int unsigned P2pCredits    = 64,   /// the router's credits out of reset per point-to-point VC
   parameter int unsigned CollCredits   = 32,   ///   and per collective VC (the far input's slots)
   parameter int unsigned HoldDepth     = 64,   /// receive hold buffer words
-  parameter int unsigned MaxCredit     = 64,   /// credits per VC of the far input, at most
   parameter int unsigned ReplayTimeout = 256,  /// cycles without an acknowledgement before a replay
   parameter int unsigned KeepAlive     = 64,   /// cycles between control words, at most
   parameter int unsigned DeadSilence   = 512,  /// cycles without a good control word: the link is down
@@ -76,7 +75,8 @@ module canopy_link #(
   output logic                   up_o,
   output logic                   drop_o
 );
-  localparam int unsigned VcCntW = $clog2(P2pCredits > CollCredits ? P2pCredits : CollCredits) + 1;
+  localparam int unsigned MaxCredit = P2pCredits > CollCredits ? P2pCredits : CollCredits;
+  localparam int unsigned VcCntW    = $clog2(MaxCredit) + 1;
   localparam int unsigned RbCntW = $clog2(RbDepth) + 1;
   function automatic int unsigned init_credits(input int unsigned v);
     init_credits = canopy_pkg::vc_is_coll(v) ? CollCredits : P2pCredits;
