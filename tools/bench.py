@@ -367,6 +367,16 @@ def link_records():
         records.append({"bench": "link-ber", "topology": "3x3", "nodes": 9, "traffic": "uniform", "ber": ber,
                         "packets": int(m.group(1)), "flits": int(m.group(2)), "cycles": int(m.group(3)),
                         **link_stats(p.stdout), "lost_bytes": 0, "duplicated_bytes": 0, "corrupted_bytes": 0})
+    # What protection costs without errors: zero-load hop latency and saturation on 3x3,
+    # protected against plain (the same scenarios as the hop-latency and saturation rows).
+    plain = "build/sim/3x3-L1/canopy-fabric"
+    sh(f"make --no-print-directory {plain} TORUS=3x3 LINK_LATENCY=1 >&2")
+    for scenario, key in (("latency", "cycles_per_hop"), ("saturation", "accepted_flits_per_node_cycle")):
+        prot = json.loads(sh(f"{binary} {scenario}").splitlines()[-1])
+        base = json.loads(sh(f"{plain} {scenario}").splitlines()[-1])
+        records.append({"bench": "link-cost", "topology": "3x3", "nodes": 9, "figure": prot["bench"],
+                        "payload_bytes": prot["payload_bytes"], "protected": prot[key], "plain": base[key],
+                        "unit": "cycles per hop" if scenario == "latency" else "flits per node per cycle"})
     sh("make --no-print-directory driver-tests-build build/cosim/3x3-L1-prot/canopy-cosim TORUS=3x3 "
        "LINK_LATENCY=1 LINK_PROTECT=1 >&2")
     for ber in LINK_BERS[1:]:
@@ -402,6 +412,16 @@ def link_docs(recs):
         L.append(f"| {r['traffic']} | {r['topology']} | {r['ber']:g} | {r.get('flits', '-')} | {g} | "
                  f"{r['bits_flipped']} | {r['refused']} | {r['replays']} | "
                  f"{r['lost_bytes']} / {r['duplicated_bytes']} / {r['corrupted_bytes']} |")
+    return L
+
+
+def link_cost_docs(recs):
+    if not recs:
+        return []
+    L = ["", "### What protection costs without errors (3x3 router fabric, docs/link.md)", "",
+         "| figure | payload | protected links | plain links |", "|---|---|---|---|"]
+    for r in recs:
+        L.append(f"| {r['figure']} ({r['unit']}) | {r['payload_bytes']} B | {r['protected']:.3f} | {r['plain']:.3f} |")
     return L
 
 
@@ -593,6 +613,7 @@ def table(records):
         "barrier": ["impl", "cycles"],
         "allreduce-inflight": ["impl", "inflight", "cycles"],
         "link-ber": ["traffic", "ber", "flits", "goodput_fraction", "replays", "lost_bytes"],
+        "link-cost": ["figure", "protected", "plain", "unit"],
         "dead-link": ["dead_at_cycle", "down_after_cycles", "flits_dropped_by_dead_link", "credits_back"],
         "fm-scale": ["trees", "build_ms", "check_ms", "shmem_init_ms", "old_roots_ms", "entries", "csr_est_cycles",
                      "pkt_est_cycles"],
@@ -667,6 +688,7 @@ def render_docs(records):
     L += reduce_docs([r for r in records if r["bench"] in ("reduce", "allreduce", "barrier", "allreduce-inflight")])
     L += shmem_docs([r for r in records if r["bench"].startswith("shmem-")])
     L += link_docs(by("link-ber"))
+    L += link_cost_docs(by("link-cost"))
     L += dead_link_docs(by("dead-link"))
     L += fm_scale_docs(by("fm-scale"))
     L += model_docs(by("model"), next(iter(by("model-fit")), None))
