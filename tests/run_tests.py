@@ -103,6 +103,10 @@ def declare():
     for name, args in link_runs.items():
         t.append(Test(f"link-{name}", f"{LINK} {args}", ["link-sim"]))
     t.append(Test("link-dead-wire", f"{LINK} --flits 20000 --dead-at 5000 --drain-limit 20000", ["link-sim"]))
+    # Dead one way only: the end that hears nothing goes down, falls silent, and so the
+    # other end goes down too.
+    t.append(Test("link-dead-one-way", f"{LINK} --flits 20000 --dead-at 5000 --dead-dir ab --drain-limit 20000",
+                  ["link-sim"]))
     # The router fabric and the co-simulation with every link protected and faulty:
     # uniform traffic, all pairs, broadcasts and reduces, each byte checked end to end.
     t.append(Test("fabric-3x3-prot-uniform-ber", f"{fabric('3x3', protect=True)} uniform --flits 200000 --ber 1e-5",

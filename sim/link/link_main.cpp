@@ -2,7 +2,8 @@
 // simulated wire that corrupts, drops and kills, with a scoreboard on every flit.
 //
 //   canopy-link [--seed N] [--flits N] [--ber X] [--burst-rate X] [--burst-len N]
-//               [--drop X] [--dead-at N] [--latency L] [--rate R] [--drain R] [--vcs MASK]
+//               [--drop X] [--dead-at N [--dead-dir ab|ba|both]] [--latency L] [--rate R]
+//               [--drain R] [--vcs MASK]
 //               [--ev-rate R] [--drain-limit N]
 //
 // Each end stands in for a router port: a source that sends flits of packets on the VCs in
@@ -14,7 +15,8 @@
 //
 // The wire (each direction, --latency cycles) flips bits at --ber per bit, starts error
 // bursts of --burst-len bits at --burst-rate per bit, drops a valid word with probability
-// --drop, and from its --dead-at'th word on carries nothing (sim/wire_faults.hpp); every
+// --drop, and from its --dead-at'th word on carries nothing (both directions, or only A to
+// B or B to A with --dead-dir; sim/wire_faults.hpp); every
 // bit of the word counts (body and side band, idle cycles too).
 //
 // The scoreboard knows every flit sent per (direction, VC): each arrival must be the next
@@ -56,6 +58,7 @@ struct Options {
     unsigned latency = 1;
     double rate = 1.0, drain = 1.0, ev_rate = 0.01;
     unsigned vcs = 0xF;
+    std::string dead_dir = "both";  // --dead-at applies to: ab (A to B), ba, both
     uint64_t drain_limit = 200000;
     uint64_t warmup = 2000;
 };
@@ -69,7 +72,8 @@ struct Word {
 // One direction of the wire: a delay line with faults.
 class Wire {
   public:
-    Wire(const Options &o, uint64_t seed) : faults_(o.faults, kWireBits, seed), line_(o.latency) {}
+    Wire(const Options &o, const canopy::FaultOptions &f, uint64_t seed)
+        : faults_(f, kWireBits, seed), line_(o.latency) {}
 
     Word carry(Word w) {
         faults_.apply(
@@ -145,6 +149,7 @@ bool parse(int argc, char **argv, Options &o) {
         else if (a == "--burst-len") o.faults.burst_len = static_cast<unsigned>(std::strtoul(val(), nullptr, 0));
         else if (a == "--drop") o.faults.drop = std::strtod(val(), nullptr);
         else if (a == "--dead-at") o.faults.dead_at = std::strtoull(val(), nullptr, 0);
+        else if (a == "--dead-dir") o.dead_dir = val();
         else if (a == "--latency") o.latency = static_cast<unsigned>(std::strtoul(val(), nullptr, 0));
         else if (a == "--rate") o.rate = std::strtod(val(), nullptr);
         else if (a == "--drain") o.drain = std::strtod(val(), nullptr);
@@ -157,6 +162,10 @@ bool parse(int argc, char **argv, Options &o) {
         }
     }
     const canopy::FaultOptions &f = o.faults;
+    if (o.dead_dir != "ab" && o.dead_dir != "ba" && o.dead_dir != "both") {
+        std::fprintf(stderr, "canopy-link: --dead-dir is ab, ba or both\n");
+        return false;
+    }
     if (o.latency < 1 || o.vcs == 0 || o.vcs > 0xF || f.burst_len < 2 || f.ber < 0 || f.ber > 0.5 ||
         f.burst_rate < 0 || f.burst_rate > 0.5 || o.rate < 0 || o.rate > 1 || o.drain <= 0 || o.drain > 1 ||
         f.drop < 0 || f.drop > 0.5) {
@@ -181,7 +190,10 @@ int main(int argc, char **argv) {
     ctx.fatalOnError(false);
     Vlink end_a{&ctx, "a"}, end_b{&ctx, "b"};
     Vlink *ends[2] = {&end_a, &end_b};
-    Wire wire_ab(o, o.seed * 4 + 1), wire_ba(o, o.seed * 4 + 2);
+    canopy::FaultOptions f_ab = o.faults, f_ba = o.faults;
+    if (o.dead_dir == "ab") f_ba.dead_at = 0;
+    if (o.dead_dir == "ba") f_ab.dead_at = 0;
+    Wire wire_ab(o, f_ab, o.seed * 4 + 1), wire_ba(o, f_ba, o.seed * 4 + 2);
     Port ports[2];
     Counts counts[2];  // per direction, at its sink
     for (unsigned d = 0; d < 2; d++) {
