@@ -9,7 +9,8 @@
 //     so a low rate costs nothing per word).
 //   - burst_rate / burst_len: a burst starts at a bit with this probability and covers
 //     burst_len bits, possibly into the next words: its first and last bits flip, each
-//     one between with probability 1/2.
+//     one between with probability 1/2. A burst that starts while another is still
+//     running takes its place.
 //   - drop: a valid word is lost whole (the receiver sees an idle cycle).
 //   - dead_at: from this word on (counted from 1), nothing arrives (0: never).
 #pragma once

@@ -188,7 +188,7 @@ module canopy_link_rx #(
   assign my_ack_o = exp_q - 1'b1;
   assign my_nak_o = nak_q;
 
-  `CANOPY_ASSERT(a_hold_order, PtrW'(hr_q - hc_q) == '0 || PtrW'(hc_q - hr_q) <= PtrW'(hw_q - hr_q),
+  `CANOPY_ASSERT(a_hold_order, PtrW'(hc_q - hr_q) <= PtrW'(hw_q - hr_q),
                  "hold buffer pointers out of order")
   `CANOPY_ASSERT(a_hold_bound, PtrW'(hw_q - hr_q) <= PtrW'(HoldDepth), "hold buffer over its depth")
 endmodule

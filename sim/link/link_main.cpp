@@ -115,7 +115,6 @@ struct Counts {
 
 // One end's router stand-in: its source (sending on this end) and its sink (receiving).
 struct Port {
-    unsigned dir = 0;                       // 0: A sends, B receives; 1: the other way
     canopy::Rng rng{0};
     // source
     int credits[kNumVcs] = {};
@@ -197,7 +196,6 @@ int main(int argc, char **argv) {
     Port ports[2];
     Counts counts[2];  // per direction, at its sink
     for (unsigned d = 0; d < 2; d++) {
-        ports[d].dir = d;
         ports[d].rng = canopy::Rng(o.seed * 4 + 3 + d);
         for (int v = 0; v < kNumVcs; v++) ports[d].credits[v] = kVcCredits[v];
     }
