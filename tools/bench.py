@@ -340,7 +340,7 @@ def link_records():
             raise RuntimeError(f"canopy-link at BER {ber} failed: {r}")
         records.append({"bench": "link-ber", "topology": "link", "nodes": 2, "traffic": "stream, both ways",
                         "ber": ber, "flits": r["flits"], "cycles": r["cycles"],
-                        "goodput_fraction": r["goodput_fraction"], "frame_words": 24,
+                        "goodput_fraction": r["goodput_fraction"],
                         "bits_flipped": r["bits_flipped"], "refused": r["crc_errors"], "replays": r["replays"],
                         "timeouts": r["timeouts"], "lost_bytes": r["lost_bytes"],
                         "duplicated_bytes": r["duplicated_bytes"], "corrupted_bytes": r["corrupted_bytes"]})
@@ -351,7 +351,7 @@ def link_records():
         raise RuntimeError(f"canopy-link with a dying wire failed: {r}")
     records.append({"bench": "dead-link", "topology": "link", "nodes": 2, "traffic": "stream, both ways",
                     "dead_at_cycle": r["dead_at"] - 1, "down_after_cycles": r["down_after"],
-                    "detect_limit_cycles": 512, "flits_dropped_by_dead_link": r["link_drops"],
+                    "flits_dropped_by_dead_link": r["link_drops"],
                     "credits_back": r["credits_back"], "flits_delivered_before": r["flits"],
                     "duplicated_bytes": r["duplicated_bytes"], "corrupted_bytes": r["corrupted_bytes"],
                     "collective": "not measured: a collective whose tree crosses a dead link still waits "
@@ -429,11 +429,11 @@ def dead_link_docs(recs):
     if not recs:
         return []
     L = ["", "### A link that dies (`make bench`, docs/link.md)", "",
-         "| traffic | dies at cycle | down after (cycles, each end) | limit | flits dropped by the dead link | "
-         "credits back at the routers | dup / corrupted bytes | collectives |", "|---|---|---|---|---|---|---|---|"]
+         "| traffic | dies at cycle | down after (cycles, each end) | flits dropped by the dead link | "
+         "credits back at the routers | dup / corrupted bytes | collectives |", "|---|---|---|---|---|---|---|"]
     for r in recs:
         L.append(f"| {r['traffic']} | {r['dead_at_cycle']} | {', '.join(str(c) for c in r['down_after_cycles'])} | "
-                 f"{r['detect_limit_cycles']} | {r['flits_dropped_by_dead_link']} | "
+                 f"{r['flits_dropped_by_dead_link']} | "
                  f"{'all' if r['credits_back'] else 'NOT all'} | {r['duplicated_bytes']} / {r['corrupted_bytes']} | "
                  f"{r['collective']} |")
     return L
