@@ -326,6 +326,11 @@ module canopy_ejector #(
 
   wire logic [63:0] ring_used = n_q - head_q;
   wire logic        ring_room = ring_used < ej_entries_i;
+  // The room the ring entry request waits on, a cycle old: the 64-bit subtract and compare
+  // then end at a flip-flop. It never claims room that is not there: the entries issued
+  // (n_q) grow only as SEntry takes one, and SEntryData follows for four cycles, while the
+  // host's EJ_HEAD only ever frees entries (asserted below).
+  logic             ring_room_q;
 
   canopy_host_pkg::dma_tag_t tag;
 
@@ -356,7 +361,8 @@ module canopy_ejector #(
         tag.src     = hdr.src;
       end
       SCount: begin
-        req_valid_o = 1'b1;
+        // No count write without a writeback area (the state moves on without one).
+        req_valid_o = (is_gresp ? get_wb_base_i : coll_wb_base_i) != '0;
         req_addr_o  = is_gresp  ? get_wb_base_i + (64'(src_idx) << 3)
                     : is_result
                       ? coll_wb_base_i + ((64'(canopy_pkg::MaxTrees) + (64'(hdr.tree) << 5) + 64'(hdr.rid)) << 3)
@@ -374,7 +380,7 @@ module canopy_ejector #(
         data_o       = ended_q ? '0 : front_flit;
       end
       SEntry: begin
-        req_valid_o = ej_entries_i != '0 && ring_room;
+        req_valid_o = ej_entries_i != '0 && ring_room_q;
         req_addr_o  = ej_base_i + ((n_q & (ej_entries_i - 1'b1)) << 5);
         req_len_o   = LenW'(canopy_host_pkg::EjEntryBytes);
       end
@@ -391,6 +397,11 @@ module canopy_ejector #(
       default: ;
     endcase
   end
+
+  // A request or word moves on the valid/ready handshake (the DMA side may be ready
+  // whether or not anything is offered).
+  wire logic req_take  = req_valid_o && req_ready_i;
+  wire logic data_take = data_valid_o && data_ready_i;
 
   // Next state.
   always_comb begin
@@ -523,8 +534,8 @@ module canopy_ejector #(
         err_tree_write_o = !tbl_wok_i;
         state_d  = ack_req ? SReq : SDiscard;
       end
-      SReq: if (req_ready_i) state_d = (put_ok_q && hdr.len != '0) ? SData : SDiscard;
-      SData: if (data_ready_i) begin
+      SReq: if (req_take) state_d = (put_ok_q && hdr.len != '0) ? SData : SDiscard;
+      SData: if (data_take) begin
         pop_front = !ended_q;
         ended_d   = ended_q || front_last;
         words_d   = words_q + 1'b1;
@@ -540,22 +551,22 @@ module canopy_ejector #(
       end
       SCount: begin
         if ((is_gresp ? get_wb_base_i : coll_wb_base_i) == '0) state_d = entry_q ? SEntry : SHdr0;
-        else if (req_ready_i) state_d = SCountData;
+        else if (req_take) state_d = SCountData;
       end
-      SCountData: if (data_ready_i) begin
+      SCountData: if (data_take) begin
         state_d = entry_q ? SEntry : SHdr0;
       end
       SEntry: begin
         if (ej_entries_i == '0) begin
           err_ej_noring_o = 1'b1;
           state_d = SHdr0;
-        end else if (req_ready_i && ring_room) begin
+        end else if (req_take) begin
           n_d       = n_q + 1'b1;
           ent_idx_d = '0;
           state_d   = SEntryData;
         end
       end
-      SEntryData: if (data_ready_i) begin
+      SEntryData: if (data_take) begin
         ent_idx_d = ent_idx_q + 1'b1;
         if (ent_idx_q == 2'd3) state_d = SHdr0;
       end
@@ -573,13 +584,15 @@ module canopy_ejector #(
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      state_q <= SHdr0;
-      n_q     <= '0;
-      head_q  <= '0;
+      state_q     <= SHdr0;
+      n_q         <= '0;
+      head_q      <= '0;
+      ring_room_q <= 1'b0;
     end else begin
-      state_q <= state_d;
-      n_q     <= n_d;
-      head_q  <= head_d;
+      state_q     <= state_d;
+      n_q         <= n_d;
+      head_q      <= head_d;
+      ring_room_q <= ring_room;
     end
   end
 
@@ -652,6 +665,8 @@ module canopy_ejector #(
   `CANOPY_ASSERT(a_pop_valid, !pop_front || front_valid, "popped an empty ejection buffer")
   `CANOPY_ASSERT(a_gcnt_spacing, !(gcnt_upd_q && state_q == SDecide),
                  "per-target get count read while the previous one is written")
+  `CANOPY_ASSERT(a_ring_room_late, !(state_q == SEntry && ring_room_q) || ring_room,
+                 "the registered ring room claimed an entry the ring has not got")
   `CANOPY_ASSERT(a_ring_bound, ej_entries_i == '0 || ring_used <= ej_entries_i,
                  "more ejection ring entries outstanding than the ring holds")
 endmodule

@@ -709,6 +709,37 @@ module canopy_host_if #(
     .ej_full_o        (ej_full)
   );
 
+  // The ejector's requests and payload words reach the DMA writer through register slices
+  // (a head register and two entries behind it each): the ejector's VC choice and packet
+  // decode end at a register, and the DMA writer's source multiplexing, splitting and word
+  // realignment start at one, instead of one cycle holding both (the node's critical path
+  // before, 13 logic levels from an ejection buffer head to the AXI W FIFO).
+  logic            ejq_req_valid, ejq_req_ready, ejq_data_valid, ejq_data_ready;
+  logic [63:0]     ejq_req_addr, ejq_data;
+  logic [LenW-1:0] ejq_req_len;
+  logic [TagW-1:0] ejq_req_tag;
+  logic [$clog2(3):0] unused_ejq_req_count, unused_ejq_data_count;
+  canopy_reg_fifo #(.Width(64 + LenW + TagW), .Depth(2)) u_ej_req_slice (
+    .clk_i, .rst_i,
+    .in_valid_i  (ej_req_valid),
+    .in_ready_o  (ej_req_ready),
+    .in_data_i   ({ej_req_addr, ej_req_len, ej_req_tag}),
+    .out_valid_o (ejq_req_valid),
+    .out_ready_i (ejq_req_ready),
+    .out_data_o  ({ejq_req_addr, ejq_req_len, ejq_req_tag}),
+    .count_o     (unused_ejq_req_count)
+  );
+  canopy_reg_fifo #(.Width(64), .Depth(2)) u_ej_data_slice (
+    .clk_i, .rst_i,
+    .in_valid_i  (ej_data_valid),
+    .in_ready_o  (ej_data_ready),
+    .in_data_i   (ej_data),
+    .out_valid_o (ejq_data_valid),
+    .out_ready_i (ejq_data_ready),
+    .out_data_o  (ejq_data),
+    .count_o     (unused_ejq_data_count)
+  );
+
   // ---------------------------------------------------------------- writeback
   logic        wb_req_valid, wb_req_ready, wb_data_valid, wb_data_ready, wb_done;
   logic [63:0] wb_req_addr, wb_data;
@@ -745,7 +776,7 @@ module canopy_host_if #(
   logic [TagW-1:0]       dma_req_tag;
   canopy_host_pkg::dma_tag_t wb_tag, amo_tag, done_dec;
 
-  assign dma_req = {amo_wr_valid, wb_req_valid, ej_req_valid};
+  assign dma_req = {amo_wr_valid, wb_req_valid, ejq_req_valid};
   canopy_rr_arbiter #(.NumReq(3)) u_dma_arb (
     .clk_i,
     .rst_i,
@@ -765,18 +796,18 @@ module canopy_host_if #(
   end
 
   assign dma_req_valid = dma_req != '0;
-  assign dma_req_addr  = dma_pick == 2'd2 ? amo_wr_addr : dma_pick == 2'd1 ? wb_req_addr : ej_req_addr;
+  assign dma_req_addr  = dma_pick == 2'd2 ? amo_wr_addr : dma_pick == 2'd1 ? wb_req_addr : ejq_req_addr;
   assign dma_req_len   = dma_pick == 2'd2 ? amo_wr_len
-                       : dma_pick == 2'd1 ? LenW'(canopy_host_pkg::WbBytes) : ej_req_len;
-  assign dma_req_tag   = dma_pick == 2'd2 ? TagW'(amo_tag) : dma_pick == 2'd1 ? TagW'(wb_tag) : ej_req_tag;
-  assign ej_req_ready  = dma_req_ready && dma_grant[0];
+                       : dma_pick == 2'd1 ? LenW'(canopy_host_pkg::WbBytes) : ejq_req_len;
+  assign dma_req_tag   = dma_pick == 2'd2 ? TagW'(amo_tag) : dma_pick == 2'd1 ? TagW'(wb_tag) : ejq_req_tag;
+  assign ejq_req_ready = dma_req_ready && dma_grant[0];
   assign wb_req_ready  = dma_req_ready && dma_grant[1];
   assign amo_wr_ready  = dma_req_ready && dma_grant[2];
 
   assign dma_data_valid  = dma_data_src == 2'd2 ? amo_wdata_valid
-                         : dma_data_src == 2'd1 ? wb_data_valid : ej_data_valid;
-  assign dma_data        = dma_data_src == 2'd2 ? amo_wdata : dma_data_src == 2'd1 ? wb_data : ej_data;
-  assign ej_data_ready   = dma_data_ready && dma_data_src == 2'd0;
+                         : dma_data_src == 2'd1 ? wb_data_valid : ejq_data_valid;
+  assign dma_data        = dma_data_src == 2'd2 ? amo_wdata : dma_data_src == 2'd1 ? wb_data : ejq_data;
+  assign ejq_data_ready  = dma_data_ready && dma_data_src == 2'd0;
   assign wb_data_ready   = dma_data_ready && dma_data_src == 2'd1;
   assign amo_wdata_ready = dma_data_ready && dma_data_src == 2'd2;
 
