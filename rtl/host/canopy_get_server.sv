@@ -303,7 +303,7 @@ module canopy_get_server #(
 
   logic          fo_ready, fo_push;
   logic [64:0]   fo_in, fo_out;
-  logic [$clog2(OutDepth):0] fo_count;
+  logic [$clog2(OutDepth + 1):0] fo_count;
   // Room for one more word besides the one stage 2 may be pushing now.
   wire logic room = 32'(fo_count) + 32'(s2_valid_q && s2_emit_q) < OutDepth;
 
@@ -404,7 +404,7 @@ module canopy_get_server #(
   assign fo_push = hdr_push || (s2_valid_q && s2_emit_q);
   assign fo_in   = hdr_push ? hdr_word : {s2_last_q, s2_word};
 
-  canopy_fifo #(.Width(65), .Depth(OutDepth)) u_out (
+  canopy_reg_fifo #(.Width(65), .Depth(OutDepth)) u_out (
     .clk_i, .rst_i,
     .in_valid_i (fo_push), .in_ready_o (fo_ready), .in_data_i (fo_in),
     .out_valid_o (out_valid_o), .out_ready_i (out_ready_i), .out_data_o (fo_out),

@@ -29,8 +29,10 @@
 // onto block RAM with byte enables. The injector reads a descriptor (one cycle to decide)
 // and, in the same cycle it accepts it, reads the header word; the cycle after, it checks
 // the header's length against the descriptor and either passes the header on and streams
-// the rest at one word per cycle into a 4-entry FIFO, or skips the packet. It reads only
-// when the FIFO is sure to have room for the word in flight.
+// the rest at one word per cycle into a 4-entry FIFO, or skips the packet. Words reach the
+// FIFO through one register stage, so the header check on the block RAM's late output ends
+// at a flip-flop rather than in the FIFO's write logic. It reads only when the FIFO is
+// sure to have room for the words in flight.
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -120,10 +122,12 @@ module canopy_inj_ring #(
   logic          infl_q, infl_last_q; // a packet word was read last cycle
   logic [VcW-1:0] infl_vc_q;
   logic          read_word, drop_hdr;
+  logic          w2_valid_q;          // a word on its way into the FIFO
+  logic [64+VcW:0] w2_data_q;
 
   logic                   fifo_ready, fifo_valid;
   logic [64+VcW:0]        fifo_out;
-  logic [$clog2(FifoDepth):0] fifo_count;
+  logic [$clog2(FifoDepth + 1):0] fifo_count;
 
   wire logic [7:0]  desc_flits = ram_rdata_q[7:0];
   wire logic [1:0]  desc_vc    = ram_rdata_q[9:8];
@@ -131,7 +135,8 @@ module canopy_inj_ring #(
   // desc_flits + 1 > used, compared on 9 bits (desc_flits + 1 <= 256), not through a
   // 32-bit adder and comparator behind the RAM read.
   wire logic        desc_short = used[31:9] == '0 && {1'b0, desc_flits} >= used[8:0];
-  wire logic        fifo_room  = 32'(fifo_count) + 32'(infl_q) < FifoDepth;
+  wire logic [2:0]  in_flight  = 3'(infl_q) + 3'(w2_valid_q);
+  wire logic        fifo_room  = 32'(fifo_count) + 32'(in_flight) < FifoDepth;
 
   // The header word (read last cycle, in IHdr): the flits its length field calls for.
   /* verilator lint_off UNUSEDSIGNAL */
@@ -160,14 +165,17 @@ module canopy_inj_ring #(
         state_d = IDesc;
       end
       IDesc: begin
+        // The header word behind the descriptor is read whenever the FIFO has room, before
+        // the descriptor is judged: the RAM's enable then does not wait on the RAM's own
+        // late output. A word read for a refused descriptor is never used.
+        ram_re    = fifo_room;
+        ram_raddr = head_q[IdxW-1:0] + 1'b1;
         if (desc_flits == '0 || desc_short) begin
           err_inj_desc_o = 1'b1;       // resynchronise at the tail
           head_d  = tail_q;
           state_d = IIdle;
         end else if (fifo_room) begin
-          // Take the descriptor and read the header word behind it.
-          ram_re    = 1'b1;
-          ram_raddr = head_q[IdxW-1:0] + 1'b1;
+          // Take the descriptor; its header word is being read.
           read_word = 1'b1;
           head_d    = head_q + 32'd2;
           left_d    = desc_flits - 1'b1;
@@ -177,6 +185,7 @@ module canopy_inj_ring #(
         end
       end
       IHdr: begin
+        ram_re = fifo_room;            // as in IDesc: ahead of the header's check
         if (!framing_ok) begin
           // The header read last cycle stays out of the FIFO; skip the rest of the packet.
           drop_hdr      = 1'b1;
@@ -184,7 +193,6 @@ module canopy_inj_ring #(
           head_d        = head_q + 32'(left_q);
           state_d       = IIdle;
         end else if (fifo_room) begin
-          ram_re    = 1'b1;
           read_word = 1'b1;
           head_d    = head_q + 1'b1;
           left_d    = left_q - 1'b1;
@@ -194,8 +202,8 @@ module canopy_inj_ring #(
         end
       end
       IStream: begin
-        // Read only if the FIFO can take this word and the one in flight.
-        if (32'(fifo_count) + 32'(infl_q) < FifoDepth) begin
+        // Read only if the FIFO can take this word and the ones in flight.
+        if (fifo_room) begin
           ram_re    = 1'b1;
           read_word = 1'b1;
           head_d    = head_q + 1'b1;
@@ -213,11 +221,13 @@ module canopy_inj_ring #(
       head_q  <= '0;
       tail_q  <= '0;
       infl_q  <= 1'b0;
+      w2_valid_q <= 1'b0;
     end else begin
       state_q <= state_d;
       head_q  <= head_d;
       tail_q  <= tail_d;
       infl_q  <= read_word;
+      w2_valid_q <= infl_q && !drop_hdr;
     end
   end
 
@@ -229,14 +239,15 @@ module canopy_inj_ring #(
     // never the last word: a packet has at least two).
     infl_last_q <= state_q != IDesc && left_q == 8'd1;
     infl_vc_q   <= vc_d;
+    w2_data_q   <= {infl_vc_q, infl_last_q, ram_rdata_q};
   end
 
-  canopy_fifo #(.Width(64 + 1 + VcW), .Depth(FifoDepth)) u_out_fifo (
+  canopy_reg_fifo #(.Width(64 + 1 + VcW), .Depth(FifoDepth)) u_out_fifo (
     .clk_i,
     .rst_i,
-    .in_valid_i  (infl_q && !drop_hdr),
+    .in_valid_i  (w2_valid_q),
     .in_ready_o  (fifo_ready),
-    .in_data_i   ({infl_vc_q, infl_last_q, ram_rdata_q}),
+    .in_data_i   (w2_data_q),
     .out_valid_o (fifo_valid),
     .out_ready_i (out_ready_i),
     .out_data_o  (fifo_out),
@@ -251,7 +262,7 @@ module canopy_inj_ring #(
   assign tx_flit_o = out_valid_o && out_ready_i;
   assign tx_pkt_o  = out_valid_o && out_ready_i && out_last_o;
   assign head_o    = head_q;
-  assign busy_o    = used != '0 || state_q != IIdle || fifo_valid;
+  assign busy_o    = used != '0 || state_q != IIdle || infl_q || w2_valid_q || fifo_valid;
 
   // ---------------------------------------------------------------- invariants
   `CANOPY_ASSERT(a_desc_short, desc_short == (32'(desc_flits) + 32'd1 > used),
@@ -260,7 +271,7 @@ module canopy_inj_ring #(
   `CANOPY_ASSERT(a_no_overwrite, !ram_we || 32'(wr_from_head) >= used,
                  "window write reached a committed ring word")
   `CANOPY_ASSERT(a_read_committed, !read_word || used != '0, "injector read an uncommitted word")
-  `CANOPY_ASSERT(a_fifo_room, !infl_q || fifo_ready, "injector FIFO overflow")
+  `CANOPY_ASSERT(a_fifo_room, !w2_valid_q || fifo_ready, "injector FIFO overflow")
 endmodule
 
 `default_nettype wire
