@@ -105,13 +105,40 @@ module canopy_ack_table #(
   logic                a_inc, a_fetch;
   logic [IdW-1:0]      a_id;
 
-  assign a_inc   = ev_valid_q;
-  assign a_fetch = !ev_valid_q && gstate_q == GIdle && nz_q != '0;
-  assign a_id    = a_inc ? ev_id_q : nz_idx;
-
+  // The round-robin pick takes two registered stages (each group's choice and which groups
+  // are nonzero, then the choice among groups) so that the RAM address and the fetch decision
+  // start at flip-flops, not behind two levels of 16-wide arbiters and a 16-way index mux.
+  // The pick is never stale in GIdle: the only clear of an nz_q bit is a fetch's stage B,
+  // seen in nz_q two cycles after the fetch (cycle t + 2), and the next fetch is four cycles
+  // after it at the earliest (GFetch, GHead, GTail between), with a pick that went through
+  // both stages from that cycle's nz_q on. An entry that became nonzero since the pick may
+  // win an arbiter in the fetch cycle instead; that arbiter then moves its priority past the
+  // entry once without serving it, which delays it by at most one round (it stays nonzero
+  // until fetched).
   logic [NumGroups-1:0]            grp_nz, grp_grant;
   logic [GrpW-1:0]                 grp_idx;
   logic [NumGroups-1:0][InW-1:0]   in_idx;
+  logic [NumGroups-1:0][InW-1:0]   in_idx_q;
+  logic [NumGroups-1:0]            grp_nz_q;
+  logic [IdW-1:0]                  pick_q;
+  logic                            pick_v_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      grp_nz_q <= '0;
+      pick_v_q <= 1'b0;
+    end else begin
+      grp_nz_q <= grp_nz;
+      pick_v_q <= grp_nz_q != '0;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    in_idx_q <= in_idx;
+    pick_q   <= nz_idx;
+  end
+
+  assign a_inc   = ev_valid_q;
+  assign a_fetch = !ev_valid_q && gstate_q == GIdle && pick_v_q;
+  assign a_id    = a_inc ? ev_id_q : pick_q;
 
   for (genvar g = 0; g < NumGroups; g++) begin : gen_group
     logic [GroupSize-1:0] in_grant;
@@ -120,7 +147,7 @@ module canopy_ack_table #(
       .clk_i,
       .rst_i,
       .req_i       (nz_q[g*GroupSize +: GroupSize]),
-      .advance_i   (a_fetch && grp_idx == GrpW'(g)),
+      .advance_i   (a_fetch && pick_q[IdW-1 -: GrpW] == GrpW'(g)),
       .grant_o     (in_grant),
       .grant_idx_o (in_idx[g])
     );
@@ -130,17 +157,18 @@ module canopy_ack_table #(
   canopy_rr_arbiter #(.NumReq(NumGroups)) u_pick_group (
     .clk_i,
     .rst_i,
-    .req_i       (grp_nz),
+    .req_i       (grp_nz_q),
     .advance_i   (a_fetch),
     .grant_o     (grp_grant),
     .grant_idx_o (grp_idx)
   );
   wire logic unused_grp_grant = ^grp_grant;
-  assign nz_idx = {grp_idx, in_idx[grp_idx]};
+  assign nz_idx = {grp_idx, in_idx_q[grp_idx]};
 
   logic [EntryW-1:0] ram_q [MaxNodes];
   entry_t rdata_q;
   logic   b_valid_q, b_fetch_q, b_ok_q;
+  logic   b_fwd_q, b_nz_q;     // stage B's forwarding choice, worked out in stage A
   logic [IdW-1:0] b_id_q;
   canopy_pkg::coords_t b_src_q;
 
@@ -152,7 +180,13 @@ module canopy_ack_table #(
     if (rst_i) b_valid_q <= 1'b0;
     else       b_valid_q <= a_inc || a_fetch;
   end
+  // Stage B takes last cycle's result (forwarding) when stage B, one cycle ahead, is working
+  // on the same entry now; otherwise the RAM word if the entry is nonzero, else zero. Both
+  // choices are made here, a cycle early, so stage B starts from flip-flops, not from an
+  // index compare and a 256-way pick of nz_q.
   always_ff @(posedge clk_i) begin
+    b_fwd_q   <= b_valid_q && b_id_q == a_id;
+    b_nz_q    <= nz_q[a_id];
     b_fetch_q <= a_fetch;
     b_ok_q    <= ev_ok_q;
     b_id_q    <= a_id;
@@ -160,7 +194,7 @@ module canopy_ack_table #(
   end
 
   // ---------------------------------------------------------------- stage B
-  logic   fw_valid_q;                  // last cycle's stage-B result, for forwarding
+  logic   fw_valid_q;                  // last cycle's stage-B result (checked against b_fwd_q)
   logic [IdW-1:0] fw_id_q;
   entry_t fw_q, old, upd, zero, gen_q;
   logic   b_inc, b_fetch, ram_we;
@@ -173,8 +207,7 @@ module canopy_ack_table #(
     zero        = '0;
     b_inc       = b_valid_q && !b_fetch_q;
     b_fetch     = b_valid_q && b_fetch_q;
-    old         = (fw_valid_q && fw_id_q == b_id_q) ? fw_q
-                : nz_q[b_id_q] ? rdata_q : zero;
+    old         = b_fwd_q ? fw_q : b_nz_q ? rdata_q : zero;
     upd         = old;
     upd.src     = b_src_q;
     upd.count   = sat_inc(old.count);            // every put acknowledged
@@ -237,6 +270,11 @@ module canopy_ack_table #(
                  "ACK owed to a node beyond MaxNodes: the torus is larger than the table")
   `CANOPY_ASSERT(a_fetch_nonzero, !b_fetch || (old.count != '0 && old.failed <= old.count),
                  "fetched an empty ACK table entry")
+  `CANOPY_ASSERT(a_fwd_early, !b_valid_q || b_fwd_q == (fw_valid_q && fw_id_q == b_id_q),
+                 "stage A's forwarding choice disagrees with stage B's")
+  `CANOPY_ASSERT(a_nz_early, !b_valid_q || b_fwd_q || b_nz_q == nz_q[b_id_q],
+                 "stage A's nonzero bit disagrees with stage B's")
+  `CANOPY_ASSERT(a_pick_nonzero, !a_fetch || nz_q[pick_q], "the registered pick went stale")
   `CANOPY_ASSERT(a_fetch_when_idle, !b_fetch || gstate_q == GFetch, "fetch without the generator")
 endmodule
 
