@@ -94,12 +94,17 @@ module canopy_dma_writer #(
     logic [3:0]        len;     // AWLEN
   } aw_rec_t;
 
+  // The W path's per-request numbers (words, last beat, last byte lane) are worked out once,
+  // when the request is taken, and travel in the record: the beat loop then only compares
+  // registers with its counters.
   typedef struct packed {
-    logic [BeatW-1:0]  beats;   // beats of this burst, 1..16
+    logic [3:0]        last_bb; // beats of this burst - 1, 0..15
     logic              first;   // first burst of its request
     logic              last;    // last burst of its request
     logic [2:0]        shift;   // request address byte offset
-    logic [LenW-1:0]   len;     // request length
+    logic [KW-1:0]     words;   // payload words of the request, ceil(len / 8)
+    logic [KW-1:0]     last_k;  // the request's last beat, ceil((shift + len) / 8) - 1
+    logic [2:0]        hi;      // byte lane of the request's last byte
     logic [SrcW-1:0]   src;
   } w_rec_t;
 
@@ -122,12 +127,14 @@ module canopy_dma_writer #(
   logic [LenW-1:0]     sp_rem_q;       // bytes not yet assigned to a burst
   logic                sp_first_q;
   logic [2:0]          sp_shift_q;
-  logic [LenW-1:0]     sp_len_q;
+  logic [KW-1:0]       sp_words_q;     // the W record's request numbers (w_rec_t)
+  logic [KW-1:0]       sp_last_k_q;
+  logic [2:0]          sp_hi_q;
   logic [SrcW-1:0]     sp_src_q;
   logic [TagWidth-1:0] sp_tag_q;
   logic [OutW-1:0]     out_q;          // bursts whose response is owed
 
-  logic [12:0]     to_4k;      // bytes to the next 4 KiB boundary, 1..4096
+  logic [7:0]      to_4k;      // bytes to the next 4 KiB boundary, within the page's last 128
   logic [7:0]      to_max;     // bytes a 16-beat burst can reach from here
   logic [LenW-1:0] chunk;      // bytes of this burst
   logic [BeatW-1:0] beats;
@@ -139,28 +146,38 @@ module canopy_dma_writer #(
   c_rec_t          c_in, c_out;
 
   wire logic [63:12] sp_page = sp_page_q + 52'(sp_cross_q);
+  // A burst takes all that is left when it fits under both limits (16 beats from here, the
+  // next 4 KiB boundary); otherwise it stops at the nearer limit, which is the boundary only
+  // within the page's last 128 bytes. Written as two compares side by side rather than a
+  // chain of minimums, so `burst_last` (the splitter's busy flag) and the beat count do not
+  // wait for each other.
   always_comb begin
-    logic [LenW-1:0] m;
-    logic [3:0]      span;   // shift + chunk + 7, in beats
-    to_4k  = 13'd4096 - {1'b0, sp_off_q};
-    to_max = 8'd128 - {5'd0, sp_off_q[2:0]};
-    m      = sp_rem_q < LenW'(to_max) ? sp_rem_q : LenW'(to_max);
-    chunk  = {4'd0, m} < to_4k ? m : LenW'(to_4k);
-    beats  = BeatW'(({2'b0, chunk} + {8'd0, sp_off_q[2:0]} + (LenW + 2)'(7)) >> 3);
-    span   = 4'(beats - 1'b1);
-    burst_last = chunk == sp_rem_q;
+    logic fits_max, fits_4k, near_4k;
+    to_4k    = 8'd128 - {1'b0, sp_off_q[6:0]};
+    to_max   = 8'd128 - {5'd0, sp_off_q[2:0]};
+    fits_max = sp_rem_q <= {1'b0, to_max};
+    fits_4k  = {4'd0, sp_rem_q} + {1'b0, sp_off_q} <= 13'd4096;
+    near_4k  = sp_off_q[11:7] == 5'h1f;
+    burst_last = fits_max && fits_4k;
+    chunk    = burst_last ? sp_rem_q : near_4k ? LenW'(to_4k) : LenW'(to_max);
+    // Beats of a burst that stops at a limit: 16, or up to the boundary.
+    beats    = burst_last ? BeatW'(({2'b0, sp_rem_q} + {8'd0, sp_off_q[2:0]} + (LenW + 2)'(7)) >> 3)
+             : near_4k    ? BeatW'(5'd16 - {1'b0, sp_off_q[6:3]})
+             :              BeatW'(16);
 
-    aw_in.addr = {sp_page, sp_off_q[11:3]};
-    aw_in.len  = span;
-    w_in.beats = beats;
-    w_in.first = sp_first_q;
-    w_in.last  = burst_last;
-    w_in.shift = sp_shift_q;
-    w_in.len   = sp_len_q;
-    w_in.src   = sp_src_q;
-    c_in.nul   = sp_rem_q == '0;
-    c_in.last  = burst_last;
-    c_in.tag   = sp_tag_q;
+    aw_in.addr   = {sp_page, sp_off_q[11:3]};
+    aw_in.len    = 4'(beats - 1'b1);
+    w_in.last_bb = 4'(beats - 1'b1);
+    w_in.first   = sp_first_q;
+    w_in.last    = burst_last;
+    w_in.shift   = sp_shift_q;
+    w_in.words   = sp_words_q;
+    w_in.last_k  = sp_last_k_q;
+    w_in.hi      = sp_hi_q;
+    w_in.src     = sp_src_q;
+    c_in.nul     = sp_rem_q == '0;
+    c_in.last    = burst_last;
+    c_in.tag     = sp_tag_q;
 
     push_burst = sp_busy_q && sp_rem_q != '0 && aw_ready && w_ready && c_ready
                  && out_q < OutW'(MaxOutstanding);
@@ -189,7 +206,9 @@ module canopy_dma_writer #(
       sp_rem_q   <= req_len_i;
       sp_first_q <= 1'b1;
       sp_shift_q <= req_addr_i[2:0];
-      sp_len_q   <= req_len_i;
+      sp_words_q <= KW'((req_len_i + LenW'(7)) >> 3);
+      sp_last_k_q <= KW'((({1'b0, req_len_i} + (LenW + 1)'(req_addr_i[2:0]) + (LenW + 1)'(7)) >> 3) - 1'b1);
+      sp_hi_q    <= 3'(req_addr_i[2:0] + 3'(req_len_i) - 3'd1);
       sp_src_q   <= req_src_i;
       sp_tag_q   <= req_tag_i;
     end else begin
@@ -213,13 +232,13 @@ module canopy_dma_writer #(
   );
   wire logic [1:0] unused_aw_count;
 
-  canopy_fifo #(.Width($bits(w_in)), .Depth(WDepth)) u_w_fifo (
+  canopy_reg_fifo #(.Width($bits(w_in)), .Depth(WDepth)) u_w_fifo (
     .clk_i, .rst_i,
     .in_valid_i (push_burst), .in_ready_o (w_ready), .in_data_i (w_in),
     .out_valid_o (wq_valid), .out_ready_i (w_pop), .out_data_o (wq),
     .count_o (unused_w_count)
   );
-  wire logic [$clog2(WDepth):0] unused_w_count;
+  wire logic [$clog2(WDepth + 1):0] unused_w_count;
 
   canopy_fifo #(.Width($bits(c_in)), .Depth(CDepth)) u_c_fifo (
     .clk_i, .rst_i,
@@ -245,20 +264,17 @@ module canopy_dma_writer #(
   logic             wout_ready, beat, need_word, wlast;
   logic [63:0]      word, wdata;
   logic [7:0]       wstrb;
-  logic [KW-1:0]    req_words, req_beats;
 
   always_comb begin
     logic [2:0]   lo, hi;
-    req_words = KW'((wq.len + LenW'(7)) >> 3);
-    req_beats = KW'(({1'b0, wq.len} + (LenW + 1)'(wq.shift) + (LenW + 1)'(7)) >> 3);
-    need_word = k_q < req_words;
+    need_word = k_q < wq.words;
     beat      = wq_valid && wout_ready && (!need_word || data_valid_i);
     word      = need_word ? data_i : '0;
     wdata     = 64'({word, carry_q} >> (7'd64 - {1'b0, wq.shift, 3'b000}));
     lo        = (k_q == '0) ? wq.shift : 3'd0;
-    hi        = (k_q == req_beats - 1'b1) ? 3'(wq.shift + 3'(wq.len) - 3'd1) : 3'd7;
+    hi        = (k_q == wq.last_k) ? wq.hi : 3'd7;
     for (int unsigned j = 0; j < 8; j++) wstrb[j] = 3'(j) >= lo && 3'(j) <= hi;
-    wlast     = bb_q == wq.beats - 1'b1;
+    wlast     = bb_q == BeatW'(wq.last_bb);
     w_pop     = beat && wlast;
   end
 
@@ -318,7 +334,7 @@ module canopy_dma_writer #(
   `CANOPY_ASSERT(a_b_expected, !(m_axi_bvalid_i && out_q == '0), "write response without a burst")
   `CANOPY_ASSERT(a_first_beat, !(beat && wq.first && bb_q == '0) || k_q == '0,
                  "request's first beat out of step")
-  `CANOPY_ASSERT(a_beat_count, !(beat && wlast && wq.last) || k_q == req_beats - 1'b1,
+  `CANOPY_ASSERT(a_beat_count, !(beat && wlast && wq.last) || k_q == wq.last_k,
                  "bursts do not add up to the request's beats")
 endmodule
 
