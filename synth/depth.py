@@ -136,7 +136,6 @@ def main():
     if len(tops) != 1:
         sys.exit("depth.py: the netlist has no single top module")
     net = Netlist(modules[tops[0]])
-    sys.setrecursionlimit(10000)
     groups = collections.defaultdict(lambda: [0.0, 0, None])
     histogram = collections.Counter()
     for name, port, bit in net.endpoints():
