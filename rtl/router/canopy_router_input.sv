@@ -423,34 +423,50 @@ module canopy_router_input #(
   wire logic s_req   = s_valid_q && !s_bad_q && !squash;
 
   for (genvar v = 0; v < NumVcs; v++) begin : gen_buf
-    localparam int unsigned Depth = canopy_pkg::vc_is_coll(v) ? CollBufDepth : BufDepth;
+    localparam bit          Coll  = canopy_pkg::vc_is_coll(v);
+    localparam int unsigned Depth = Coll ? CollBufDepth : BufDepth;
     localparam int unsigned VPtrW = $clog2(Depth);
+    // A collective VC's entries all leave through the collective port on the VC they came
+    // in on (hi = bit 0 of v), so it keeps only {bad, head, last}: one column of LUT RAM
+    // instead of two, and a constant route into stage 1.
+    localparam int unsigned KeepW = Coll ? CtlW - CtlLast : CtlW;
+    localparam logic [CtlLast-1:0] CollRoute = {1'(v % 2), PortW'(CollPort)};
     logic [VPtrW:0]   v_count, v_spec;
     logic [VPtrW-1:0] v_wr, v_rd;
+    logic [KeepW-1:0] v_cand, v_head;
     assign push[v]        = a_valid && a_vc == VcW'(v);
     assign rewind[v]      = lost && p_vc_q == VcW'(v);
     assign rewind_over[v] = rewind[v] && same_q;
-    canopy_vc_fifo #(.CtlW(CtlW), .Depth(Depth)) u_fifo (
+    canopy_vc_fifo #(.CtlW(KeepW), .Depth(Depth)) u_fifo (
       .clk_i,
       .rst_i,
       .push_i            (push[v]),
-      .push_ctl_i        (CtlW'(a_ctl)),
+      .push_ctl_i        (KeepW'(CtlW'(a_ctl) >> (CtlW - KeepW))),
       .stage_i           (stage[v]),
       .rewind_i          (rewind[v]),
       .rewind_ptr_i      ({p_ptr_q[PtrW], p_ptr_q[VPtrW-1:0]}),
-      .rewind_ctl_i      (p_ctl_q),
+      .rewind_ctl_i      (KeepW'(p_ctl_q >> (CtlW - KeepW))),
       .rewind_over_i     (rewind_over[v]),
-      .rewind_over_ctl_i (s_ctl_q),
+      .rewind_over_ctl_i (KeepW'(s_ctl_q >> (CtlW - KeepW))),
       .pop_i             (pop[v]),
       .count_o           (v_count),
       .wr_ptr_o          (v_wr),
       .rd_ptr_o          (v_rd),
       .spec_ptr_o        (v_spec),
       .cand_o            (cand_in[v]),
-      .cand_ctl_o        (cand_ctl[v]),
-      .head_ctl_o        (buf_head[v]),
+      .cand_ctl_o        (v_cand),
+      .head_ctl_o        (v_head),
       .none_out_o        (none_out[v])
     );
+    if (Coll) begin : gen_coll_ctl
+      assign cand_ctl[v] = {v_cand, CollRoute};
+      assign buf_head[v] = {v_head, CollRoute};
+      `CANOPY_ASSERT(a_coll_route, !push[v] || {a_ctl.hi, a_ctl.port} == CollRoute,
+                     "a collective VC's flit routed elsewhere than the collective port on its own VC")
+    end else begin : gen_p2p_ctl
+      assign cand_ctl[v] = v_cand;
+      assign buf_head[v] = v_head;
+    end
     assign buf_count[v] = BufCntW'(v_count);
     assign buf_wr[v]    = PtrW'(v_wr);
     assign buf_rd[v]    = PtrW'(v_rd);
