@@ -58,8 +58,8 @@ module canopy_grant_fifo #(
   logic [Width-1:0] mem_q [Depth];
   logic [PtrW-1:0]  wp_q, rp_q, rp1_q;   // rp1_q = rp_q + 1, kept as a register
   logic [PtrW:0]    cnt_q;               // words held (the one offered included)
-  logic             held_q, one_q;       // cnt_q != 0 (for the check a_valid only), cnt_q
-                                         // == 1 (the bypass select, no subtraction after the grant)
+  logic             one_q;               // cnt_q == 1 (the bypass select, no subtraction
+                                         // after the grant)
 
   always_ff @(posedge clk_i) begin
     if (push_i) mem_q[wp_q] <= push_data_i;
@@ -75,7 +75,7 @@ module canopy_grant_fifo #(
   wire logic drained = pop && one_q;                      // left == 0 after a pop
 
   // The offer next cycle, from this cycle's grant (next cycle's pop), next cycle's flags
-  // (held_d, one_d below) and next cycle's push: what (held_q && !drained) || (pop &&
+  // (held_d, one_d below) and next cycle's push: what (cnt_q != 0 && !drained) || (pop &&
   // push_i) will be then.
   logic held_d, one_d, valid_q;
   always_ff @(posedge clk_i) begin
@@ -104,17 +104,15 @@ module canopy_grant_fifo #(
       rp_q  <= '0;
       rp1_q <= PtrW'(1);
       cnt_q <= '0;
-      held_q <= 1'b0;
-      one_q  <= 1'b0;
+      one_q <= 1'b0;
     end else begin
       if (push_i) wp_q <= wp_q + 1'b1;
       if (pop) begin
         rp_q  <= rp1_q;
         rp1_q <= rp1_q + 1'b1;
       end
-      cnt_q  <= left + (PtrW + 1)'(push_i);
-      held_q <= held_d;
-      one_q  <= one_d;
+      cnt_q <= left + (PtrW + 1)'(push_i);
+      one_q <= one_d;
     end
   end
   assign held_d = left + (PtrW + 1)'(push_i) != '0;
@@ -132,14 +130,13 @@ module canopy_grant_fifo #(
 
   `CANOPY_ASSERT(a_grant_offered, !grant_i || out_valid_o, "granted with nothing offered")
   `CANOPY_ASSERT(a_push_said, push_i == push_said_q, "push_i differs from push_next_i a cycle before")
-  `CANOPY_ASSERT(a_valid, valid_q == ((held_q && !drained) || (pop && push_i)),
+  `CANOPY_ASSERT(a_valid, valid_q == ((cnt_q != '0 && !drained) || (pop && push_i)),
                  "the registered offer differs from the queue's state")
   `CANOPY_ASSERT(a_pop_held, !pop || cnt_q != '0, "a word taken that the queue did not hold")
   `CANOPY_ASSERT(a_room, !push_i || left < (PtrW + 1)'(Depth), "push into a full queue")
   `CANOPY_ASSERT(a_side, !out_valid_o || out_side_o == out_data_o[SideLsb +: SideW],
                  "the registered side field differs from the word offered")
-  `CANOPY_ASSERT(a_flags, held_q == (cnt_q != '0) && one_q == (cnt_q == (PtrW + 1)'(1)),
-                 "the count's flags out of step with it")
+  `CANOPY_ASSERT(a_flags, one_q == (cnt_q == (PtrW + 1)'(1)), "the count's flag out of step with it")
   `CANOPY_ASSERT(a_rp1, rp1_q == rp_q + 1'b1, "read pointers out of step")
 endmodule
 

@@ -280,6 +280,9 @@ module canopy_router_input #(
     end
   end
 
+  // A head refused for any reason (its VC's packet is then dropped whole).
+  wire logic hdr_bad = hdr_bad_type || hdr_bad_dst || hdr_bad_len || a_port_bad;
+
   // Per-VC state of the packet being received.
   logic [NumVcs-1:0]              in_pkt_q;     // between head and tail
   logic [NumVcs-1:0][FlitsW-1:0]  left_q;       // flits its header still calls for
@@ -324,7 +327,7 @@ module canopy_router_input #(
   always_comb begin
     logic p2p_vc;
     cur_head    = !sel_in_pkt;
-    cur_bad     = cur_head ? (hdr_bad_type || hdr_bad_dst || hdr_bad_len || a_port_bad) : sel_bad;
+    cur_bad     = cur_head ? hdr_bad : sel_bad;
     cur_decided = !cur_head && sel_decided;
     // The flits still due before this one arrived (a head: the whole packet).
     cur_left    = cur_head ? hdr_flits : sel_left;
@@ -540,7 +543,7 @@ module canopy_router_input #(
       // (flat fields: Yosys drives no member of a struct declared in a loop)
       arr_ctl[v][CtlHead]            = !in_pkt_q[v];
       arr_ctl[v][CtlBad]             = in_pkt_q[v] ? bad_q[v]
-                                     : hdr_bad_type || hdr_bad_dst || hdr_bad_len || a_port_bad;
+                                     : hdr_bad;
       arr_ctl[v][CtlLast]            = a_last;
       arr_ctl[v][PortW]              = in_pkt_q[v] ? cur_hi_q[v] : a_hi;
       arr_ctl[v][CtlPort +: PortW]   = in_pkt_q[v] ? cur_port_q[v] : a_port;
