@@ -39,6 +39,11 @@
 //     delivered, refused ones too, so a waiting host never hangs) is incremented and, if
 //     COLL_WB_BASE is set, written to COLL_WB_BASE + 8 * tree after the payload; then,
 //     with NOTIFY, an entry.
+//     An empty broadcast (a barrier's result is one) has nothing to write: with its header
+//     all there is of it and a counter write to follow, it goes straight to that write,
+//     which then carries the broadcast's DMA kind (RX_BCASTS counts on its completion, as
+//     it would on a zero-length marker's, in order after every earlier write) and saves
+//     the marker's two cycles on every barrier.
 //   BCAST with rflags RESULT (a reduce's result): the payload is written only if the
 //     reduce did not fail and it is for this node (rflags ALL, or dst = this node); then,
 //     instead of the broadcast counter, the status word of (tree, rid) at COLL_WB_BASE +
@@ -188,6 +193,7 @@ module canopy_ejector #(
   logic              put_ok_q, put_ok_d;   // PUT (or BCAST) inside the window
   logic              count_q, count_d;     // a completion counter write is owed
   logic              cfg_ok_q, cfg_ok_d;   // the CONFIG entry was accepted
+  logic              cnt_bcast_q, cnt_bcast_d;  // the counter write stands for an empty broadcast's marker
   logic [NumTrees-1:0][31:0] tree_cnt_q;   // broadcast packets delivered, per tree
   logic [NumTrees-1:0][31:0] res_cnt_q;    // reduce results delivered, per tree
   logic [31:0]       cnt_sel, res_sel;     // the current packet's tree's counters
@@ -368,7 +374,7 @@ module canopy_ejector #(
                       ? coll_wb_base_i + ((64'(canopy_pkg::MaxTrees) + (64'(hdr.tree) << 5) + 64'(hdr.rid)) << 3)
                       : coll_wb_base_i + (64'(hdr.tree) << 3);
         req_len_o   = LenW'(8);
-        tag.kind    = canopy_host_pkg::DmaCount;
+        tag.kind    = cnt_bcast_q ? canopy_host_pkg::DmaBcast : canopy_host_pkg::DmaCount;
       end
       SCountData: begin
         data_valid_o = 1'b1;
@@ -412,6 +418,7 @@ module canopy_ejector #(
     put_ok_d  = put_ok_q;
     count_d   = count_q;
     cfg_ok_d  = cfg_ok_q;
+    cnt_bcast_d = cnt_bcast_q;
     tbl_we_o  = 1'b0;
     err_tree_write_o = 1'b0;
     entry_d   = entry_q;
@@ -455,6 +462,7 @@ module canopy_ejector #(
                  : is_gresp ? !g_failed && in_win_b
                  : (is_bcast && (!is_result || res_write) && !skip_self && in_win_b);
         count_d  = is_bcast || (is_gresp && g_last && src_ok);
+        cnt_bcast_d = 1'b0;
         entry_d  = 1'b0;
         status_d = canopy_host_pkg::EjStatusOkNotify;
         state_d  = SDiscard;
@@ -471,7 +479,9 @@ module canopy_ejector #(
         end else if (is_bcast) begin
           entry_d = notify || !in_win_b;
           if (in_win_b) begin
-            state_d = SReq;
+            // (empty, ended with its header, a counter write to come: no marker)
+            cnt_bcast_d = hdr.len == '0 && ended_q && coll_wb_base_i != '0;
+            state_d     = cnt_bcast_d ? SCount : SReq;
           end else begin
             err_dma_bounds_o = 1'b1;
             status_d = canopy_host_pkg::EjStatusBounds;
@@ -625,6 +635,7 @@ module canopy_ejector #(
   always_ff @(posedge clk_i) begin
     count_q   <= count_d;
     cfg_ok_q  <= cfg_ok_d;
+    cnt_bcast_q <= cnt_bcast_d;
     hdr0_q    <= hdr0_d;
     hdr1_q    <= hdr1_d;
     ended_q   <= ended_d;
