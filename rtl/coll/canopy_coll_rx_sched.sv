@@ -236,39 +236,40 @@ module canopy_coll_rx_sched #(
   wire logic [EntW-1:0] a_ent = {a_cls, rx_port_i, rx_last_i, rx_flit_i};
 
   // ---------------------------------------------------------------- queues
-  // A flit written at cycle t is at its queue's front at t+1 (the queue reads its
-  // distributed RAM asynchronously).
+  // A flit written at cycle t is at its queue's front at t+1.
   logic [1:0]                hv_q;       // the queue's front is valid
   logic [1:0][EntW-1:0]      hd_q;       // ... and holds this
   logic [1:0]                q_pop;      // the front leaves this cycle
   logic [1:0]                q_one;      // the front is the queue's only flit
 
-  // Each queue: distributed RAM with its pointers and a count register (the front's valid
-  // and "only one" flags straight from it).
+  // Each queue: a canopy_reg_fifo, whose front is a register (so the decision below, the
+  // collective unit's longest path, starts at flip-flops rather than at a LUT-RAM read),
+  // and a count register beside it (the "only one" flag straight from it).
   localparam int unsigned QW = $clog2(RxDepth);
   for (genvar q = 0; q < 2; q++) begin : gen_q
-    logic [EntW-1:0] mem_q [RxDepth];
-    logic [QW-1:0]   wp_q, rp_q;
-    logic [QW:0]     cnt_q;
+    logic [QW:0]                  cnt_q;
+    logic                         in_ready;
+    logic [$clog2(RxDepth + 1):0] unused_count;
+    canopy_reg_fifo #(.Width(EntW), .Depth(RxDepth)) u_fifo (
+      .clk_i,
+      .rst_i,
+      .in_valid_i  (a_in[q]),
+      .in_ready_o  (in_ready),
+      .in_data_i   (a_ent),
+      .out_valid_o (hv_q[q]),
+      .out_ready_i (q_pop[q]),
+      .out_data_o  (hd_q[q]),
+      .count_o     (unused_count)
+    );
     always_ff @(posedge clk_i) begin
-      if (a_in[q]) mem_q[wp_q] <= a_ent;
+      if (rst_i) cnt_q <= '0;
+      else       cnt_q <= cnt_q + (QW + 1)'(a_in[q]) - (QW + 1)'(q_pop[q]);
     end
-    always_ff @(posedge clk_i) begin
-      if (rst_i) begin
-        wp_q  <= '0;
-        rp_q  <= '0;
-        cnt_q <= '0;
-      end else begin
-        if (a_in[q])  wp_q <= wp_q + 1'b1;
-        if (q_pop[q]) rp_q <= rp_q + 1'b1;
-        cnt_q <= cnt_q + (QW + 1)'(a_in[q]) - (QW + 1)'(q_pop[q]);
-      end
-    end
-    assign hv_q[q]  = cnt_q != '0;
-    assign hd_q[q]  = mem_q[rp_q];
     assign q_one[q] = cnt_q == (QW + 1)'(1);
-    `CANOPY_ASSERT(a_rx_credit, !a_in[q] || cnt_q != (QW + 1)'(RxDepth), "collective flit arrived without a credit")
+    `CANOPY_ASSERT(a_rx_credit, !a_in[q] || (cnt_q != (QW + 1)'(RxDepth) && in_ready),
+                   "collective flit arrived without a credit")
     `CANOPY_ASSERT(a_pop_valid, !q_pop[q] || hv_q[q], "popped an empty receive queue")
+    `CANOPY_ASSERT(a_count, hv_q[q] == (cnt_q != '0), "receive queue count disagrees with its front")
   end
 
   always_ff @(posedge clk_i) begin
