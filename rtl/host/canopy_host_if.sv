@@ -718,7 +718,7 @@ module canopy_host_if #(
   logic [63:0]     ejq_req_addr, ejq_data;
   logic [LenW-1:0] ejq_req_len;
   logic [TagW-1:0] ejq_req_tag;
-  logic [$clog2(3):0] unused_ejq_req_count, unused_ejq_data_count;
+  logic [$clog2(2 + 1):0] unused_ejq_req_count, unused_ejq_data_count;  // (Depth 2)
   canopy_reg_fifo #(.Width(64 + LenW + TagW), .Depth(2)) u_ej_req_slice (
     .clk_i, .rst_i,
     .in_valid_i  (ej_req_valid),
