@@ -17,7 +17,7 @@
  *   2. 32 allreduces of 8 bytes in flight at once, mixed with broadcasts on tree 0 and
  *      tree 1; then 100 allreduces issued back to back (the driver must throttle to 32).
  *   3. canopy_barrier with random arrival delays (10 rounds, trees 0 and 1): every entry
- *      cycle precedes every exit cycle. canopy_sync: a broadcast issued just before it is
+ *      cycle precedes every exit cycle; RX_BCASTS counts each barrier's (empty) result once. canopy_sync: a broadcast issued just before it is
  *      in every window when it returns (one root at a time, then every node at once).
  *   4. Mismatched contributions (node 1 uses another op, dtype or count): every node's
  *      wait returns CANOPY_EREDUCE, nothing is written, ERR_REDUCE grows somewhere, and
@@ -457,6 +457,8 @@ static void case3(void)
     uint64_t s = 0xba55ull * (uint64_t)(me + 1) + 12345;
     uint64_t rec[BARRIER_ROUNDS][2];
     calibrate();
+    struct canopy_counters cnt0, cnt1;
+    CHECK_OK(canopy_counters(dev, &cnt0));
     for (unsigned k = 0; k < BARRIER_ROUNDS; ++k) {
         unsigned tree = k % 2;
         delay_cycles(splitmix64(&s) % 3000);
@@ -465,6 +467,15 @@ static void case3(void)
         rec[k][1] = canopy_cycles(dev);
         CHECK(rc == CANOPY_OK, "barrier round %u on tree %u: returned %d (%s)", k, tree, rc, status_name(rc));
     }
+    /* A barrier's result is an empty broadcast: its status word is its only DMA write, and
+     * RX_BCASTS counts it exactly once, on that write's completion (which may come a few
+     * cycles after the host has seen the word: poll briefly for the last one). */
+    const uint64_t t_cnt = canopy_cycles(dev);
+    do CHECK_OK(canopy_counters(dev, &cnt1));
+    while (cnt1.rx_bcasts < cnt0.rx_bcasts + BARRIER_ROUNDS && canopy_cycles(dev) - t_cnt < 100000);
+    CHECK(cnt1.rx_bcasts == cnt0.rx_bcasts + BARRIER_ROUNDS,
+          "RX_BCASTS moved by %" PRIu64 " over %u barriers: each barrier's result must count once",
+          cnt1.rx_bcasts - cnt0.rx_bcasts, BARRIER_ROUNDS);
     for (unsigned k = 0; k < BARRIER_ROUNDS; ++k)
         CHECK_OK(canopy_put(dev, 0, GATHER_OFF + ((uint64_t)k * MAXN + (unsigned)me) * 16, rec[k], 16, 0));
     flag_barrier(); /* quiets first: the records are at node 0 */
