@@ -393,7 +393,7 @@ module canopy_router_input #(
   // pointers are narrower; here every VC's pointers have the point-to-point width, a
   // collective VC's with zeros between its slot bits and its wrap bit (bit PtrW).
   localparam int unsigned PtrW = $clog2(BufDepth);
-  logic [NumVcs-1:0]                 push, pop, stage, rewind, rewind_over, cand_in, none_out;
+  logic [NumVcs-1:0]                 push, pop, stage, rewind, cand_in, none_out;
   logic [NumVcs-1:0][BufCntW-1:0]    buf_count, spec_ptr;
   logic [NumVcs-1:0][PtrW-1:0]       buf_wr, buf_rd;
   logic [NumVcs-1:0][CtlW-1:0]       buf_head, cand_ctl;
@@ -439,7 +439,6 @@ module canopy_router_input #(
     logic [KeepW-1:0] v_cand, v_head;
     assign push[v]        = a_valid && a_vc == VcW'(v);
     assign rewind[v]      = lost && p_vc_q == VcW'(v);
-    assign rewind_over[v] = rewind[v] && same_q;
     canopy_vc_fifo #(.CtlW(KeepW), .Depth(Depth)) u_fifo (
       .clk_i,
       .rst_i,
@@ -449,8 +448,6 @@ module canopy_router_input #(
       .rewind_i          (rewind[v]),
       .rewind_ptr_i      ({p_ptr_q[PtrW], p_ptr_q[VPtrW-1:0]}),
       .rewind_ctl_i      (KeepW'(p_ctl_q >> (CtlW - KeepW))),
-      .rewind_over_i     (rewind_over[v]),
-      .rewind_over_ctl_i (KeepW'(s_ctl_q >> (CtlW - KeepW))),
       .pop_i             (pop[v]),
       .count_o           (v_count),
       .wr_ptr_o          (v_wr),

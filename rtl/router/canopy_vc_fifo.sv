@@ -6,14 +6,14 @@
 //     the data RAM there, by the caller). Legal only when count_o < Depth (the sender's
 //     credits guarantee it; asserted).
 //   - Entries are handed out in order from the speculative position (spec): cand_o says an
-//     entry is there, cand_ctl_o its control fields, spec_ptr_o its slot (all registers, or
-//     after a rewind its inputs). An entry arriving at spec (push_i, cand_o low) may be
-//     handed out in the cycle it arrives.
+//     entry is there, cand_ctl_o its control fields (read from the control RAM at the
+//     registered spec pointer), spec_ptr_o its slot (a register; after a rewind, the
+//     rewind inputs). An entry arriving at spec (push_i, cand_o low) may be handed out in
+//     the cycle it arrives (the caller has its control fields).
 //     stage_i hands it out (spec moves on). rewind_i moves spec back to rewind_ptr_i (with
 //     its wrap bit), an entry handed out earlier and not committed, which is then the
 //     candidate again with control fields rewind_ctl_i; stage_i in the same cycle hands
-//     it out again. rewind_over_i says the entry right behind it had been handed out too
-//     (its control fields are rewind_over_ctl_i); otherwise it is the old candidate.
+//     it out again.
 //   - pop_i: the head entry (slot rd_ptr_o) leaves for good: a committed entry, or one
 //     dropped (handed out and popped in the same cycle); the count goes down and the caller
 //     returns its credit. head_ctl_o: the head's control fields (meaningful while count_o
@@ -38,8 +38,6 @@ module canopy_vc_fifo #(
   input  wire logic             rewind_i,
   input  wire logic [CntW-1:0]  rewind_ptr_i,
   input  wire logic [CtlW-1:0]  rewind_ctl_i,
-  input  wire logic             rewind_over_i,
-  input  wire logic [CtlW-1:0]  rewind_over_ctl_i,
   input  wire logic             pop_i,
   output logic      [CntW-1:0]  count_o,
   output logic      [PtrW-1:0]  wr_ptr_o,
@@ -55,16 +53,18 @@ module canopy_vc_fifo #(
 
   logic [CtlW-1:0] ctl_mem [Depth];
   // Pointers with one wrap bit, so equal slots tell full from empty.
-  logic [CntW-1:0] wr_q, rd_q, spec_q, spec_next_q;  // spec_next_q = spec_q + 1, kept as a register
+  logic [CntW-1:0] wr_q, rd_q, spec_q;
   logic            cand_q;                           // an entry sits at spec
-  logic [CtlW-1:0] cand_ctl_q;                       // its control fields
 
   always_ff @(posedge clk_i) begin
     if (push_i) ctl_mem[wr_q[PtrW-1:0]] <= push_ctl_i;
   end
 
   assign head_ctl_o = ctl_mem[rd_q[PtrW-1:0]];
-  wire logic [CtlW-1:0] after_ctl = ctl_mem[spec_next_q[PtrW-1:0]];  // the entry behind spec
+  // The candidate's control fields, read at the registered spec pointer. An entry at spec
+  // was written a cycle ago or earlier (cand_q is set only the cycle after its push), so
+  // the read returns it.
+  wire logic [CtlW-1:0] spec_ctl = ctl_mem[spec_q[PtrW-1:0]];
 
   // The candidate this cycle, after a rewind (both from registers).
   logic [CntW-1:0] cur_spec, cur_next;
@@ -74,26 +74,17 @@ module canopy_vc_fifo #(
     cur_spec = rewind_i ? rewind_ptr_i : spec_q;
     cur_next = cur_spec + 1'b1;
     cur_cand = rewind_i || cand_q;
-    cur_ctl  = rewind_i ? rewind_ctl_i : cand_ctl_q;
+    cur_ctl  = rewind_i ? rewind_ctl_i : spec_ctl;
   end
 
-  // Next candidate. Handed out: the entry behind it (in the buffer, or arriving now; none
-  // when what was handed out is the entry arriving now). Kept: the same one. None yet: an
-  // arriving entry.
-  logic            cand_d;
-  logic [CtlW-1:0] cand_ctl_d;
+  // Next candidate: handed out, the entry behind it (in the buffer, or arriving now; none
+  // when what was handed out is the entry arriving now); kept, the same one; none yet, an
+  // arriving entry. Its control fields are read from the RAM next cycle.
+  logic cand_d;
   always_comb begin
     logic behind;      // an entry behind cur_spec already in the buffer
     behind = cur_cand && cur_next != wr_q;
-    if (stage_i) begin
-      cand_d     = behind || (cur_cand && push_i);
-      cand_ctl_d = !behind ? push_ctl_i
-                 : !rewind_i ? after_ctl
-                 : rewind_over_i ? rewind_over_ctl_i : cand_ctl_q;
-    end else begin
-      cand_d     = cur_cand || push_i;
-      cand_ctl_d = cur_cand ? cur_ctl : push_ctl_i;
-    end
+    cand_d = stage_i ? behind || (cur_cand && push_i) : cur_cand || push_i;
   end
 
   always_ff @(posedge clk_i) begin
@@ -101,17 +92,14 @@ module canopy_vc_fifo #(
       wr_q        <= '0;
       rd_q        <= '0;
       spec_q      <= '0;
-      spec_next_q <= CntW'(1);
       cand_q      <= 1'b0;
     end else begin
       if (push_i) wr_q <= wr_q + 1'b1;
       if (pop_i)  rd_q <= rd_q + 1'b1;
       spec_q      <= stage_i ? cur_next : cur_spec;
-      spec_next_q <= stage_i ? cur_next + 1'b1 : cur_next;
       cand_q      <= cand_d;
     end
   end
-  always_ff @(posedge clk_i) cand_ctl_q <= cand_ctl_d;
 
   assign count_o    = wr_q - rd_q;
   assign wr_ptr_o   = wr_q[PtrW-1:0];
@@ -128,7 +116,6 @@ module canopy_vc_fifo #(
   `CANOPY_ASSERT(a_no_underflow, !(pop_i && wr_q == rd_q), "pop from an empty VC buffer")
   `CANOPY_ASSERT(a_spec_order, CntW'(spec_q - rd_q) <= CntW'(wr_q - rd_q), "speculative position outside the buffer")
   `CANOPY_ASSERT(a_cand_exact, cand_q == (spec_q != wr_q), "candidate flag disagrees with the pointers")
-  `CANOPY_ASSERT(a_next_ptr, spec_next_q == spec_q + 1'b1, "speculative pointers out of step")
   `CANOPY_ASSERT(a_stage_cand, !stage_i || cur_cand || push_i, "handed out an entry that is not there")
   `CANOPY_ASSERT(a_pop_handed, !pop_i || rd_q != cur_spec || stage_i, "committed an entry not handed out")
   `CANOPY_ASSERT(a_rewind_order, !rewind_i || (CntW'(rewind_ptr_i - rd_q) <= CntW'(spec_q - rd_q)),

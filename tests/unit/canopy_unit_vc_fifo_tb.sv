@@ -21,8 +21,6 @@ module canopy_unit_vc_fifo_tb #(
   input  wire logic [NumCfg-1:0]                 rewind_i,
   input  wire logic [NumCfg-1:0][MaxCntW-1:0]    rewind_ptr_i,
   input  wire logic [NumCfg-1:0][MaxCtlW-1:0]    rewind_ctl_i,
-  input  wire logic [NumCfg-1:0]                 rewind_over_i,
-  input  wire logic [NumCfg-1:0][MaxCtlW-1:0]    rewind_over_ctl_i,
   input  wire logic [NumCfg-1:0]                 pop_i,
   output logic      [NumCfg-1:0][MaxCntW-1:0]    count_o,
   output logic      [NumCfg-1:0][MaxPtrW-1:0]    wr_ptr_o,
@@ -52,8 +50,6 @@ module canopy_unit_vc_fifo_tb #(
       .rewind_i          (rewind_i[k]),
       .rewind_ptr_i      (rewind_ptr_i[k][CntW-1:0]),
       .rewind_ctl_i      (rewind_ctl_i[k][CtlW-1:0]),
-      .rewind_over_i     (rewind_over_i[k]),
-      .rewind_over_ctl_i (rewind_over_ctl_i[k][CtlW-1:0]),
       .pop_i             (pop_i[k]),
       .count_o           (count),
       .wr_ptr_o          (wr_ptr),
@@ -74,7 +70,7 @@ module canopy_unit_vc_fifo_tb #(
   end
 
   // The narrow configs' padding is driven (random) but unused.
-  wire logic unused_pad = ^{push_ctl_i, rewind_ptr_i, rewind_ctl_i, rewind_over_ctl_i};
+  wire logic unused_pad = ^{push_ctl_i, rewind_ptr_i, rewind_ctl_i};
 endmodule
 
 `default_nettype wire

@@ -13,9 +13,8 @@
 // absolute position and three positions, head <= spec <= tail. Each cycle, per config:
 //   - push_i (random control word) only while fewer than Depth entries are held;
 //   - rewind_i (while something is handed out) to a random handed-out position r in
-//     [head, spec), with rewind_ctl_i its control word; rewind_over_i exactly when r+1 was
-//     handed out too (r+1 < spec), rewind_over_ctl_i then its control word (else random);
-//     the rewind inputs are random when rewind_i is low;
+//     [head, spec), with rewind_ctl_i its control word (the candidate after that is read
+//     from the block's own control RAM); the rewind inputs are random when rewind_i is low;
 //   - stage_i when an entry is at the (rewound) speculative position, or arrives there now
 //     (push_i with cand_o low: handed out on arrival);
 //   - pop_i when the head is handed out and not rewound (committed), or handed out now
@@ -24,7 +23,7 @@
 // wrap bit) is the rewound speculative position; cand_o says an entry is there and
 // cand_ctl_o is its control word; head_ctl_o the head's control word while an entry is
 // held; none_out_o exactly when spec is at the head. No RTL assertion may fire.
-// Coverage: per config, the buffer full, rewinds with and without rewind_over, entries
+// Coverage: per config, the buffer full, rewinds by one entry and over more than one, entries
 // handed out on arrival and dropped entries, many times each.
 #include <cstdint>
 #include <vector>
@@ -100,7 +99,7 @@ class VcFifoTest {
   private:
     void reset() {
         tb_.rst_i = 1;
-        tb_.push_i = tb_.stage_i = tb_.rewind_i = tb_.rewind_over_i = tb_.pop_i = 0;
+        tb_.push_i = tb_.stage_i = tb_.rewind_i = tb_.pop_i = 0;
         for (int i = 0; i < 2; i++) {
             tb_.clk_i = 0;
             tb_.eval();
@@ -112,7 +111,7 @@ class VcFifoTest {
     }
 
     struct In {
-        bool push = false, stage = false, rewind = false, over = false, pop = false;
+        bool push = false, stage = false, rewind = false, pop = false;
         uint64_t push_ctl = 0, rewind_ptr = 0;
         uint64_t cur_spec = 0;
     };
@@ -127,7 +126,6 @@ class VcFifoTest {
             const uint64_t back = rng_.chance(70) ? 1 + rng_.below(out < 2 ? 1 : 2)
                                                   : 1 + rng_.below(static_cast<unsigned>(out));
             in.rewind_ptr = l.spec - back;
-            in.over = in.rewind_ptr + 1 < l.spec;
         }
         in.cur_spec = in.rewind ? in.rewind_ptr : l.spec;
         in.push = l.wr - l.rd < l.depth && rng_.chance(l.push_pct);
@@ -144,7 +142,6 @@ class VcFifoTest {
         set_field(tb_.push_i, k, 1, in.push);
         set_field(tb_.stage_i, k, 1, in.stage);
         set_field(tb_.rewind_i, k, 1, in.rewind);
-        set_field(tb_.rewind_over_i, k, 1, in.over);
         set_field(tb_.pop_i, k, 1, in.pop);
         // The padding of control words is random: the block must not read it.
         set_field(tb_.push_ctl_i, k * kMaxCtlW, kMaxCtlW, in.push_ctl | (rng_.next() & ~mask));
@@ -153,13 +150,9 @@ class VcFifoTest {
                       in.rewind_ptr % (2 * l.depth) | (rng_.next() & ~(2 * l.depth - 1)));
             set_field(tb_.rewind_ctl_i, k * kMaxCtlW, kMaxCtlW,
                       l.ctl_at(in.rewind_ptr) | (rng_.next() & ~mask));
-            set_field(tb_.rewind_over_ctl_i, k * kMaxCtlW, kMaxCtlW,
-                      in.over ? l.ctl_at(in.rewind_ptr + 1) | (rng_.next() & ~mask)
-                              : rng_.next());
         } else {
             set_field(tb_.rewind_ptr_i, k * kMaxCntW, kMaxCntW, rng_.next());
             set_field(tb_.rewind_ctl_i, k * kMaxCtlW, kMaxCtlW, rng_.next());
-            set_field(tb_.rewind_over_ctl_i, k * kMaxCtlW, kMaxCtlW, rng_.next());
         }
     }
 
@@ -180,7 +173,7 @@ class VcFifoTest {
             const In &i = in[k];
             l.full += l.wr - l.rd == l.depth;
             l.rewinds += i.rewind;
-            l.rewinds_over += i.over;
+            l.rewinds_over += i.rewind && i.rewind_ptr + 1 < l.spec;
             l.on_arrival += i.stage && i.cur_spec == l.wr;
             l.drops += i.pop && i.stage && i.cur_spec == l.rd;
             if (i.push) l.ctl[l.wr++ % l.ctl.size()] = i.push_ctl;
@@ -205,10 +198,10 @@ class VcFifoTest {
     do {                                                                                      \
         if (!(cond))                                                                          \
             t_.fail("Depth %u cycle %" PRIu64 " (head %" PRIu64 " spec %" PRIu64              \
-                    " tail %" PRIu64 ", rewind %d to %" PRIu64 " over %d, push %d stage %d "  \
-                    "pop %d): " fmt,                                                          \
-                    l.depth, cyc, l.rd, l.spec, l.wr, in.rewind, in.rewind_ptr, in.over,      \
-                    in.push, in.stage, in.pop, __VA_ARGS__);                                  \
+                    " tail %" PRIu64 ", rewind %d to %" PRIu64 ", push %d stage %d pop %d): " \
+                    fmt,                                                                      \
+                    l.depth, cyc, l.rd, l.spec, l.wr, in.rewind, in.rewind_ptr, in.push,      \
+                    in.stage, in.pop, __VA_ARGS__);                                           \
     } while (0)
         VF_CHECK(count == l.wr - l.rd, "count_o %" PRIu64, count);
         VF_CHECK(wr == l.wr % l.depth, "wr_ptr_o %" PRIu64, wr);
