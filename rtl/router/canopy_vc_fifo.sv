@@ -10,16 +10,22 @@
 //     registered spec pointer), spec_ptr_o its slot (a register; after a rewind, the
 //     rewind inputs). An entry arriving at spec (push_i, cand_o low) may be handed out in
 //     the cycle it arrives (the caller has its control fields).
-//     stage_i hands it out (spec moves on). rewind_i moves spec back to rewind_ptr_i (with
-//     its wrap bit), an entry handed out earlier and not committed, which is then the
-//     candidate again with control fields rewind_ctl_i; stage_i in the same cycle hands
-//     it out again.
+//     stage_i hands it out (spec moves on). At most MaxOut entries are handed out and not
+//     popped (asserted): a router input holds a VC's entries in stage 1 and stage 2 only.
+//     rewind_i moves spec back to rewind_ptr_i (with its wrap bit), the head entry, handed
+//     out and not committed (a VC's older entries have all been settled by then), which is
+//     then the candidate again with control fields rewind_ctl_i; stage_i in the same cycle
+//     hands it out again.
 //   - pop_i: the head entry (slot rd_ptr_o) leaves for good: a committed entry, or one
 //     dropped (handed out and popped in the same cycle); the count goes down and the caller
 //     returns its credit. head_ctl_o: the head's control fields (meaningful while count_o
 //     >= 1).
 //   - Every input of this block is early in the cycle except stage_i, which only enables
 //     registers and selects their next values.
+//   - none_out_o: nothing is handed out (spec is at the head), from a small count of the
+//     entries handed out rather than a comparison with the head pointer: the head pointer,
+//     rd_ptr_o, count_o and head_ctl_o serve this block's checks and its unit test, and
+//     synthesis removes them where the caller leaves them unread.
 // Invariant: head <= spec <= tail (in order, within Depth), asserted.
 `default_nettype none
 `include "canopy_assert.svh"
@@ -27,8 +33,10 @@
 module canopy_vc_fifo #(
   parameter int unsigned CtlW  = 0,  /// control bits per entry; must be set
   parameter int unsigned Depth = 0,  /// entries, a power of two >= 4; must be set
+  parameter int unsigned MaxOut = 3, /// entries handed out and not popped, at most
   localparam int unsigned PtrW = $clog2(Depth),
-  localparam int unsigned CntW = PtrW + 1
+  localparam int unsigned CntW = PtrW + 1,
+  localparam int unsigned OutW = $clog2(MaxOut + 1)
 ) (
   input  wire logic             clk_i,
   input  wire logic             rst_i,
@@ -55,6 +63,7 @@ module canopy_vc_fifo #(
   // Pointers with one wrap bit, so equal slots tell full from empty.
   logic [CntW-1:0] wr_q, rd_q, spec_q;
   logic            cand_q;                           // an entry sits at spec
+  logic [OutW-1:0] out_q;                            // entries handed out, not popped
 
   always_ff @(posedge clk_i) begin
     if (push_i) ctl_mem[wr_q[PtrW-1:0]] <= push_ctl_i;
@@ -70,11 +79,13 @@ module canopy_vc_fifo #(
   logic [CntW-1:0] cur_spec, cur_next;
   logic            cur_cand;
   logic [CtlW-1:0] cur_ctl;
+  logic [OutW-1:0] cur_out;
   always_comb begin
     cur_spec = rewind_i ? rewind_ptr_i : spec_q;
     cur_next = cur_spec + 1'b1;
     cur_cand = rewind_i || cand_q;
     cur_ctl  = rewind_i ? rewind_ctl_i : spec_ctl;
+    cur_out  = rewind_i ? '0 : out_q;   // a rewind goes back to the head
   end
 
   // Next candidate: handed out, the entry behind it (in the buffer, or arriving now; none
@@ -93,11 +104,13 @@ module canopy_vc_fifo #(
       rd_q        <= '0;
       spec_q      <= '0;
       cand_q      <= 1'b0;
+      out_q       <= '0;
     end else begin
       if (push_i) wr_q <= wr_q + 1'b1;
       if (pop_i)  rd_q <= rd_q + 1'b1;
       spec_q      <= stage_i ? cur_next : cur_spec;
       cand_q      <= cand_d;
+      out_q       <= cur_out + OutW'(stage_i) - OutW'(pop_i);
     end
   end
 
@@ -107,7 +120,7 @@ module canopy_vc_fifo #(
   assign spec_ptr_o = cur_spec;
   assign cand_o     = cur_cand;
   assign cand_ctl_o = cur_ctl;
-  assign none_out_o = cur_spec == rd_q;
+  assign none_out_o = cur_out == '0;
 
   // A full buffer's sender holds no credit, even in a cycle that frees a slot (the credit
   // for it goes back only the next cycle).
@@ -118,8 +131,10 @@ module canopy_vc_fifo #(
   `CANOPY_ASSERT(a_cand_exact, cand_q == (spec_q != wr_q), "candidate flag disagrees with the pointers")
   `CANOPY_ASSERT(a_stage_cand, !stage_i || cur_cand || push_i, "handed out an entry that is not there")
   `CANOPY_ASSERT(a_pop_handed, !pop_i || rd_q != cur_spec || stage_i, "committed an entry not handed out")
-  `CANOPY_ASSERT(a_rewind_order, !rewind_i || (CntW'(rewind_ptr_i - rd_q) <= CntW'(spec_q - rd_q)),
-                 "rewound beyond the entries handed out")
+  `CANOPY_ASSERT(a_rewind_head, !rewind_i || (rewind_ptr_i == rd_q && spec_q != rd_q),
+                 "rewound to an entry that is not the head, or with nothing handed out")
+  `CANOPY_ASSERT(a_out_exact, CntW'(out_q) == CntW'(spec_q - rd_q), "handed-out count disagrees with the pointers")
+  `CANOPY_ASSERT(a_out_bound, !stage_i || 32'(cur_out) < MaxOut, "more entries handed out than MaxOut")
 endmodule
 
 `default_nettype wire

@@ -12,18 +12,19 @@
 // draining, some rewinding often). The model keeps every entry's control word by its
 // absolute position and three positions, head <= spec <= tail. Each cycle, per config:
 //   - push_i (random control word) only while fewer than Depth entries are held;
-//   - rewind_i (while something is handed out) to a random handed-out position r in
-//     [head, spec), with rewind_ctl_i its control word (the candidate after that is read
-//     from the block's own control RAM); the rewind inputs are random when rewind_i is low;
+//   - rewind_i (while something is handed out) to the head, with rewind_ctl_i its control
+//     word (the candidates after it are read from the block's own control RAM); the rewind
+//     inputs are random when rewind_i is low;
 //   - stage_i when an entry is at the (rewound) speculative position, or arrives there now
-//     (push_i with cand_o low: handed out on arrival);
+//     (push_i with cand_o low: handed out on arrival), and fewer than MaxOut (3, the
+//     default) are handed out;
 //   - pop_i when the head is handed out and not rewound (committed), or handed out now
 //     (dropped: staged and popped in the same cycle).
 // Checked every cycle, before the edge: count_o, wr_ptr_o, rd_ptr_o; spec_ptr_o (with its
 // wrap bit) is the rewound speculative position; cand_o says an entry is there and
 // cand_ctl_o is its control word; head_ctl_o the head's control word while an entry is
 // held; none_out_o exactly when spec is at the head. No RTL assertion may fire.
-// Coverage: per config, the buffer full, rewinds by one entry and over more than one, entries
+// Coverage: per config, the buffer full, rewinds of one entry handed out and of more, entries
 // handed out on arrival and dropped entries, many times each.
 #include <cstdint>
 #include <vector>
@@ -51,6 +52,7 @@ constexpr uint64_t kSeed     = 0x5eecf1f0c0ffee17ull;
 constexpr uint64_t kPhases   = 200;
 constexpr uint64_t kPhase    = 500;  // cycles per phase
 constexpr uint64_t kMinCover = 50;   // per config and event
+constexpr uint64_t kMaxOut = 3;      // canopy_vc_fifo's MaxOut default
 
 struct Lane {
     unsigned ctlw = 0, depth = 0;
@@ -120,17 +122,14 @@ class VcFifoTest {
         In in;
         const uint64_t mask = field_mask(l.ctlw);
         if (l.spec > l.rd && rng_.chance(l.rewind_pct)) {
-            in.rewind = true;
-            // Mostly the last one or two handed out (as the router does), else anywhere.
-            const uint64_t out = l.spec - l.rd;
-            const uint64_t back = rng_.chance(70) ? 1 + rng_.below(out < 2 ? 1 : 2)
-                                                  : 1 + rng_.below(static_cast<unsigned>(out));
-            in.rewind_ptr = l.spec - back;
+            in.rewind = true;     // to the head, as the router does
+            in.rewind_ptr = l.rd;
         }
         in.cur_spec = in.rewind ? in.rewind_ptr : l.spec;
         in.push = l.wr - l.rd < l.depth && rng_.chance(l.push_pct);
         in.push_ctl = rng_.next() & mask;
-        in.stage = (in.cur_spec < l.wr || in.push) && rng_.chance(l.stage_pct);
+        in.stage = (in.cur_spec < l.wr || in.push) && in.cur_spec - l.rd < kMaxOut &&
+                   rng_.chance(l.stage_pct);
         const bool committed = l.rd < in.cur_spec;
         const bool dropped = in.stage && in.cur_spec == l.rd && l.rd < l.wr;
         in.pop = (committed || dropped) && rng_.chance(l.pop_pct);
