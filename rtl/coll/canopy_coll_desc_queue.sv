@@ -121,8 +121,10 @@ module canopy_coll_desc_queue #(
   // nor one given a descriptor last cycle (its state is a cycle behind that).
   logic [NumLinks-1:0]              needy, s1_grant, given_last_q;
   logic [LinkW-1:0]                 s1_idx;
-  logic                             s1_v_q, s2_v_q;
-  logic [LinkW-1:0]                 s1_lane_q, s2_lane_q;
+  wire logic unused_s1_idx = ^s1_idx;   // the lanes are kept one-hot
+  // The lane in step 2 / step 3, one-hot (zero when none): a lane's own bit, not a compare
+  // of an index, is what keeps it out of the arbiter (the dispatcher's path starts there).
+  logic [NumLinks-1:0]              s1_lane_q, s2_lane_q;
   logic [NumTrees-1:0]              s1_ready_q, s1_prio_q, s1_ptr_q;
   logic [NumLinks-1:0][TreeW-1:0]   last_q;   // per lane: the tree it was last given
   logic [SlotW-1:0]                 s2_slot_q;
@@ -133,7 +135,7 @@ module canopy_coll_desc_queue #(
   always_comb begin
     for (int unsigned l = 0; l < NumLinks; l++) begin
       needy[l] = lane_ready_i[l] && any_ready_q[l] && !given_last_q[l]
-                 && !(s1_v_q && s1_lane_q == LinkW'(l)) && !(s2_v_q && s2_lane_q == LinkW'(l));
+                 && !s1_lane_q[l] && !s2_lane_q[l];
     end
   end
   canopy_rr_arbiter #(.NumReq(NumLinks)) u_lane_arb (
@@ -146,10 +148,10 @@ module canopy_coll_desc_queue #(
   );
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      s1_v_q       <= 1'b0;
+      s1_lane_q    <= '0;
       given_last_q <= '0;
     end else begin
-      s1_v_q       <= needy != '0;
+      s1_lane_q    <= s1_grant;
       given_last_q <= pick_o[NumLinks-1:0];
     end
   end
@@ -168,7 +170,6 @@ module canopy_coll_desc_queue #(
         for (int unsigned t = 0; t < NumTrees; t++) p[t] = p[t] | (e0_q[l][t][0] ^ (given_q[l][t] != '0));
       end
     end
-    s1_lane_q  <= s1_idx;
     s1_ready_q <= r;
     s1_ptr_q   <= p;
     for (int unsigned t = 0; t < NumTrees; t++) s1_prio_q[t] <= TreeW'(t) > last;  // after the last pick
@@ -188,17 +189,16 @@ module canopy_coll_desc_queue #(
   wire logic s2_ptr = (s2_grant & s1_ptr_q) != '0;
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      s2_v_q <= 1'b0;
-      last_q <= '0;
+      s2_lane_q <= '0;
+      last_q    <= '0;
     end else begin
-      s2_v_q <= s1_v_q;
+      s2_lane_q <= s1_lane_q;
       for (int unsigned l = 0; l < NumLinks; l++) begin
-        if (s1_v_q && s1_lane_q == LinkW'(l)) last_q[l] <= s2_idx;
+        if (s1_lane_q[l]) last_q[l] <= s2_idx;
       end
     end
   end
   always_ff @(posedge clk_i) begin
-    s2_lane_q <= s1_lane_q;
     s2_any_q  <= s1_ready_q != '0;
     s2_tree_q <= s2_idx;
     s2_slot_q <= {s2_idx, PtrW'(SlotsPerTree > 1 ? s2_ptr : 1'b0)};
@@ -218,9 +218,9 @@ module canopy_coll_desc_queue #(
         back_oh[l][t] = slot_credit_valid_i[l] && slot_credit_tree_i[l] == TreeIdW'(t);
         if (dec_tree == TreeW'(t)) ok = fast_ok[l][t];
       end
-      s2_pick[l]     = s2_v_q && s2_lane_q == LinkW'(l) && lane_ready_i[l] && s2_any_q;
+      s2_pick[l]     = s2_lane_q[l] && lane_ready_i[l] && s2_any_q;
       fast[l]        = dec_valid_i && dec_lanes_i[l] && lane_ready_i[l] && !any_ready_q[l] && ok
-                       && !(s2_v_q && s2_lane_q == LinkW'(l)) && !(s1_v_q && s1_lane_q == LinkW'(l));
+                       && !s2_lane_q[l] && !s1_lane_q[l];
       pick_o[l]      = s2_pick[l] || fast[l];
       pick_slot_o[l] = s2_pick[l] ? s2_slot_q : dec_slot_i;
     end

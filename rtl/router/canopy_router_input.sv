@@ -390,11 +390,12 @@ module canopy_router_input #(
   // holds only CollBufDepth of them (docs/router.md, "Buffers"): the collective subnet's
   // own slot credits bound what it has in flight, so its VC buffers need only cover the
   // credit loop, and their control fields take a quarter of the LUT RAM. Its FIFO's
-  // pointers are narrower; here every VC's pointers have the point-to-point width, a
-  // collective VC's with zeros between its slot bits and its wrap bit (bit PtrW).
+  // pointers are narrower; here every VC's slot pointers have the point-to-point width, a
+  // collective VC's with zeros above its own.
   localparam int unsigned PtrW = $clog2(BufDepth);
   logic [NumVcs-1:0]                 push, pop, stage, rewind, cand_in, none_out;
-  logic [NumVcs-1:0][BufCntW-1:0]    buf_count, spec_ptr;
+  logic [NumVcs-1:0][BufCntW-1:0]    buf_count;
+  logic [NumVcs-1:0][PtrW-1:0]       spec_ptr;
   logic [NumVcs-1:0][PtrW-1:0]       buf_wr, buf_rd;
   logic [NumVcs-1:0][CtlW-1:0]       buf_head, cand_ctl;
 
@@ -410,13 +411,13 @@ module canopy_router_input #(
   // Nothing here waits for stage 2 within a cycle: the outcome arrives registered.
   logic                 s_valid_q, s_bad_q, s_head_q, s_last_q, s_hi_q;
   logic [VcW-1:0]       s_vc_q, s_ovc_q;
-  logic [BufCntW-1:0]   s_ptr_q;
+  logic [PtrW-1:0]      s_ptr_q;
   logic [CtlW-1:0]      s_ctl_q;
   logic [PortW-1:0]     s_port_q;
   logic [NumOut-1:0]    s_tgt_q;       // zero unless S is a request this cycle
   logic                 p_req_q, p_won_q, p_elig_q;
   logic [VcW-1:0]       p_vc_q;
-  logic [BufCntW-1:0]   p_ptr_q;
+  logic [PtrW-1:0]      p_ptr_q;
   logic [CtlW-1:0]      p_ctl_q;
   logic                 same_q;        // S is from the same VC as the previous request
 
@@ -434,8 +435,8 @@ module canopy_router_input #(
     // instead of two, and a constant route into stage 1.
     localparam int unsigned KeepW = Coll ? CtlW - CtlLast : CtlW;
     localparam logic [CtlLast-1:0] CollRoute = {1'(v % 2), PortW'(CollPort)};
-    logic [VPtrW:0]   v_count, v_spec;
-    logic [VPtrW-1:0] v_wr, v_rd;
+    logic [VPtrW:0]   v_count;
+    logic [VPtrW-1:0] v_wr, v_rd, v_spec;
     logic [KeepW-1:0] v_cand, v_head;
     assign push[v]        = a_valid && a_vc == VcW'(v);
     assign rewind[v]      = lost && p_vc_q == VcW'(v);
@@ -446,7 +447,7 @@ module canopy_router_input #(
       .push_ctl_i        (KeepW'(CtlW'(a_ctl) >> (CtlW - KeepW))),
       .stage_i           (stage[v]),
       .rewind_i          (rewind[v]),
-      .rewind_ptr_i      ({p_ptr_q[PtrW], p_ptr_q[VPtrW-1:0]}),
+      .rewind_ptr_i      (p_ptr_q[VPtrW-1:0]),
       .rewind_ctl_i      (KeepW'(p_ctl_q >> (CtlW - KeepW))),
       .pop_i             (pop[v]),
       .count_o           (v_count),
@@ -470,7 +471,7 @@ module canopy_router_input #(
     assign buf_count[v] = BufCntW'(v_count);
     assign buf_wr[v]    = PtrW'(v_wr);
     assign buf_rd[v]    = PtrW'(v_rd);
-    assign spec_ptr[v]  = {v_spec[VPtrW], PtrW'(v_spec[VPtrW-1:0])};
+    assign spec_ptr[v]  = PtrW'(v_spec);
   end
 
   assign req_tgt_o   = s_tgt_q;
@@ -491,7 +492,7 @@ module canopy_router_input #(
     .waddr_i ({a_vc, buf_wr[a_vc]}),
     .wdata_i (a_data),
     .re_i    (1'b1),
-    .raddr_i ({s_vc_q, s_ptr_q[PtrW-1:0]}),
+    .raddr_i ({s_vc_q, s_ptr_q}),
     .rdata_o (st_flit_o)
   );
 
@@ -573,7 +574,7 @@ module canopy_router_input #(
   // output as a one-hot vector, zero unless it is a good flit (decoded per VC before the
   // multiplexer, off the pick's path).
   logic [CtlW-1:0]    p_bits;
-  logic [BufCntW-1:0] p_ptr;
+  logic [PtrW-1:0]    p_ptr;
   logic [NumOut-1:0]  p_tgt;
   ctl_t               p_ctl;
   wire logic          p_valid = cand_ok != '0;
@@ -587,7 +588,7 @@ module canopy_router_input #(
         tgt[o] = TurnOk[o] && cand[v][CtlPort +: PortW] == PortW'(o) && !cand[v][CtlBad];
       end
       p_bits = p_bits | ({CtlW{pick[v]}} & cand[v]);
-      p_ptr  = p_ptr | ({BufCntW{pick[v]}} & spec_ptr[v]);
+      p_ptr  = p_ptr | ({PtrW{pick[v]}} & spec_ptr[v]);
       p_tgt  = p_tgt | ({NumOut{pick[v]}} & tgt);
     end
     p_ctl = ctl_t'(p_bits);
@@ -678,12 +679,12 @@ module canopy_router_input #(
 
   for (genvar v = 0; v < NumVcs; v++) begin : gen_checks
     `CANOPY_ASSERT(a_drain_not_picked, !(drain_pop[v] && pick[v]), "a dropped packet's flit was picked")
-    `CANOPY_ASSERT(a_commit_head, !(pop[v] && !drain_pop[v]) || p_ptr_q[PtrW-1:0] == buf_rd[v],
+    `CANOPY_ASSERT(a_commit_head, !(pop[v] && !drain_pop[v]) || p_ptr_q == buf_rd[v],
                    "committed a flit that is not its VC's head")
   end
   `CANOPY_ASSERT(a_arrival_ctl, !a_valid || arr_ctl[a_vc] == CtlW'(a_ctl),
                  "the arriving flit's per-VC control fields differ from its VC's")
-  `CANOPY_ASSERT(a_no_collision, !(s_req && a_valid && a_vc == s_vc_q && buf_wr[a_vc] == s_ptr_q[PtrW-1:0]),
+  `CANOPY_ASSERT(a_no_collision, !(s_req && a_valid && a_vc == s_vc_q && buf_wr[a_vc] == s_ptr_q),
                  "a flit was written into the slot of the staged request")
   `CANOPY_ASSERT(a_won_requested, !won_i || s_tgt_q != '0, "won without a request")
   `CANOPY_ASSERT(a_won_eligible, !won_i || elig_i, "won while not eligible")

@@ -12,7 +12,7 @@
 //     the cycle it arrives (the caller has its control fields).
 //     stage_i hands it out (spec moves on). At most MaxOut entries are handed out and not
 //     popped (asserted): a router input holds a VC's entries in stage 1 and stage 2 only.
-//     rewind_i moves spec back to rewind_ptr_i (with its wrap bit), the head entry, handed
+//     rewind_i moves spec back to rewind_ptr_i, the head entry, handed
 //     out and not committed (a VC's older entries have all been settled by then), which is
 //     then the candidate again with control fields rewind_ctl_i; stage_i in the same cycle
 //     hands it out again.
@@ -44,13 +44,13 @@ module canopy_vc_fifo #(
   input  wire logic [CtlW-1:0]  push_ctl_i,
   input  wire logic             stage_i,
   input  wire logic             rewind_i,
-  input  wire logic [CntW-1:0]  rewind_ptr_i,
+  input  wire logic [PtrW-1:0]  rewind_ptr_i,
   input  wire logic [CtlW-1:0]  rewind_ctl_i,
   input  wire logic             pop_i,
   output logic      [CntW-1:0]  count_o,
   output logic      [PtrW-1:0]  wr_ptr_o,
   output logic      [PtrW-1:0]  rd_ptr_o,
-  output logic      [CntW-1:0]  spec_ptr_o,
+  output logic      [PtrW-1:0]  spec_ptr_o,
   output logic                  cand_o,
   output logic      [CtlW-1:0]  cand_ctl_o,
   output logic      [CtlW-1:0]  head_ctl_o,
@@ -60,8 +60,11 @@ module canopy_vc_fifo #(
                         "Depth must be a power of two >= 4")
 
   logic [CtlW-1:0] ctl_mem [Depth];
-  // Pointers with one wrap bit, so equal slots tell full from empty.
-  logic [CntW-1:0] wr_q, rd_q, spec_q;
+  // The tail and head pointers carry a wrap bit, so that equal slots tell full from empty
+  // (for count_o and the checks). The speculative pointer needs none: whether an entry is
+  // at spec is cand_q, and spec is never a whole buffer behind the tail.
+  logic [CntW-1:0] wr_q, rd_q;
+  logic [PtrW-1:0] spec_q;
   logic            cand_q;                           // an entry sits at spec
   logic [OutW-1:0] out_q;                            // entries handed out, not popped
 
@@ -73,10 +76,10 @@ module canopy_vc_fifo #(
   // The candidate's control fields, read at the registered spec pointer. An entry at spec
   // was written a cycle ago or earlier (cand_q is set only the cycle after its push), so
   // the read returns it.
-  wire logic [CtlW-1:0] spec_ctl = ctl_mem[spec_q[PtrW-1:0]];
+  wire logic [CtlW-1:0] spec_ctl = ctl_mem[spec_q];
 
   // The candidate this cycle, after a rewind (both from registers).
-  logic [CntW-1:0] cur_spec, cur_next;
+  logic [PtrW-1:0] cur_spec, cur_next;
   logic            cur_cand;
   logic [CtlW-1:0] cur_ctl;
   logic [OutW-1:0] cur_out;
@@ -94,7 +97,7 @@ module canopy_vc_fifo #(
   logic cand_d;
   always_comb begin
     logic behind;      // an entry behind cur_spec already in the buffer
-    behind = cur_cand && cur_next != wr_q;
+    behind = cur_cand && cur_next != wr_q[PtrW-1:0];
     cand_d = stage_i ? behind || (cur_cand && push_i) : cur_cand || push_i;
   end
 
@@ -127,13 +130,14 @@ module canopy_vc_fifo #(
   `CANOPY_ASSERT(a_no_overflow, !(push_i && wr_q - rd_q == CntW'(Depth)),
                  "push into a full VC buffer: a flit arrived without a credit")
   `CANOPY_ASSERT(a_no_underflow, !(pop_i && wr_q == rd_q), "pop from an empty VC buffer")
-  `CANOPY_ASSERT(a_spec_order, CntW'(spec_q - rd_q) <= CntW'(wr_q - rd_q), "speculative position outside the buffer")
-  `CANOPY_ASSERT(a_cand_exact, cand_q == (spec_q != wr_q), "candidate flag disagrees with the pointers")
+  `CANOPY_ASSERT(a_spec_order, CntW'(out_q) <= CntW'(wr_q - rd_q), "speculative position outside the buffer")
+  `CANOPY_ASSERT(a_cand_exact, cand_q == (CntW'(out_q) != CntW'(wr_q - rd_q)),
+                 "candidate flag disagrees with the pointers")
   `CANOPY_ASSERT(a_stage_cand, !stage_i || cur_cand || push_i, "handed out an entry that is not there")
-  `CANOPY_ASSERT(a_pop_handed, !pop_i || rd_q != cur_spec || stage_i, "committed an entry not handed out")
-  `CANOPY_ASSERT(a_rewind_head, !rewind_i || (rewind_ptr_i == rd_q && spec_q != rd_q),
+  `CANOPY_ASSERT(a_pop_handed, !pop_i || cur_out != '0 || stage_i, "committed an entry not handed out")
+  `CANOPY_ASSERT(a_rewind_head, !rewind_i || (rewind_ptr_i == rd_q[PtrW-1:0] && out_q != '0),
                  "rewound to an entry that is not the head, or with nothing handed out")
-  `CANOPY_ASSERT(a_out_exact, CntW'(out_q) == CntW'(spec_q - rd_q), "handed-out count disagrees with the pointers")
+  `CANOPY_ASSERT(a_out_exact, PtrW'(out_q) == spec_q - rd_q[PtrW-1:0], "handed-out count disagrees with the pointers")
   `CANOPY_ASSERT(a_out_bound, !stage_i || 32'(cur_out) < MaxOut, "more entries handed out than MaxOut")
 endmodule
 

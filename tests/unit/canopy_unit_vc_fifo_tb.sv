@@ -3,8 +3,8 @@
 //
 // Instantiates canopy_vc_fifo once per parameter set, (CtlW, Depth) = (8, 4), (13, 16)
 // and (1, 8) (config k = 0..2), sharing the clock and reset. Each config has its own slice
-// of the packed ports, padded to the widest: 16 control bits, 5-bit counts and
-// speculative pointers, 4-bit slot pointers. vc_fifo_test.cpp holds the same table.
+// of the packed ports, padded to the widest: 16 control bits, 5-bit counts, 4-bit slot
+// pointers (the speculative one too, in a 5-bit field). vc_fifo_test.cpp holds the same table.
 `default_nettype none
 
 module canopy_unit_vc_fifo_tb #(
@@ -37,8 +37,8 @@ module canopy_unit_vc_fifo_tb #(
     localparam int unsigned PtrW  = $clog2(Depth);
     localparam int unsigned CntW  = PtrW + 1;
 
-    logic [CntW-1:0] count, spec_ptr;
-    logic [PtrW-1:0] wr_ptr, rd_ptr;
+    logic [CntW-1:0] count;
+    logic [PtrW-1:0] wr_ptr, rd_ptr, spec_ptr;
     logic [CtlW-1:0] cand_ctl, head_ctl;
 
     canopy_vc_fifo #(.CtlW(CtlW), .Depth(Depth)) u_dut (
@@ -48,7 +48,7 @@ module canopy_unit_vc_fifo_tb #(
       .push_ctl_i        (push_ctl_i[k][CtlW-1:0]),
       .stage_i           (stage_i[k]),
       .rewind_i          (rewind_i[k]),
-      .rewind_ptr_i      (rewind_ptr_i[k][CntW-1:0]),
+      .rewind_ptr_i      (rewind_ptr_i[k][PtrW-1:0]),
       .rewind_ctl_i      (rewind_ctl_i[k][CtlW-1:0]),
       .pop_i             (pop_i[k]),
       .count_o           (count),

@@ -20,8 +20,8 @@
 //     default) are handed out;
 //   - pop_i when the head is handed out and not rewound (committed), or handed out now
 //     (dropped: staged and popped in the same cycle).
-// Checked every cycle, before the edge: count_o, wr_ptr_o, rd_ptr_o; spec_ptr_o (with its
-// wrap bit) is the rewound speculative position; cand_o says an entry is there and
+// Checked every cycle, before the edge: count_o, wr_ptr_o, rd_ptr_o; spec_ptr_o is the
+// rewound speculative position's slot; cand_o says an entry is there and
 // cand_ctl_o is its control word; head_ctl_o the head's control word while an entry is
 // held; none_out_o exactly when spec is at the head. No RTL assertion may fire.
 // Coverage: per config, the buffer full, rewinds of one entry handed out and of more, entries
@@ -205,7 +205,7 @@ class VcFifoTest {
         VF_CHECK(count == l.wr - l.rd, "count_o %" PRIu64, count);
         VF_CHECK(wr == l.wr % l.depth, "wr_ptr_o %" PRIu64, wr);
         VF_CHECK(rd == l.rd % l.depth, "rd_ptr_o %" PRIu64, rd);
-        VF_CHECK(spec == in.cur_spec % (2 * l.depth), "spec_ptr_o %" PRIu64, spec);
+        VF_CHECK(spec == in.cur_spec % l.depth, "spec_ptr_o %" PRIu64, spec);
         VF_CHECK(cand == want_cand, "cand_o %d", cand);
         VF_CHECK(!want_cand || cand_ctl == l.ctl_at(in.cur_spec),
                  "cand_ctl_o 0x%" PRIx64 ", the entry's is 0x%" PRIx64, cand_ctl,
