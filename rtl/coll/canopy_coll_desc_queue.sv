@@ -126,7 +126,9 @@ module canopy_coll_desc_queue #(
   // of an index, is what keeps it out of the arbiter (the dispatcher's path starts there).
   logic [NumLinks-1:0]              s1_lane_q, s2_lane_q;
   logic [NumTrees-1:0]              s1_ready_q, s1_prio_q, s1_ptr_q;
-  logic [NumLinks-1:0][TreeW-1:0]   last_q;   // per lane: the tree it was last given
+  // Per lane, the trees after the one it was last given (round robin starts there), kept as
+  // a mask so that step 1 only selects it.
+  logic [NumLinks-1:0][NumTrees-1:0] after_q;
   logic [SlotW-1:0]                 s2_slot_q;
   logic                             s2_any_q;
   logic [TreeW-1:0]                 s2_tree_q;
@@ -156,15 +158,14 @@ module canopy_coll_desc_queue #(
     end
   end
   always_ff @(posedge clk_i) begin
-    logic [NumTrees-1:0] r, p;
-    logic [TreeW-1:0]    last;
+    logic [NumTrees-1:0] r, p, a;
     r    = '0;
     p    = '0;
-    last = '0;
+    a    = '0;
     for (int unsigned l = 0; l < NumLinks; l++) begin
       if (s1_grant[l]) begin
         r    = r | ready_q[l];
-        last = last | last_q[l];
+        a    = a | after_q[l];
         // The slot it would be given per tree: its oldest outstanding, or the other one if
         // that is already given.
         for (int unsigned t = 0; t < NumTrees; t++) p[t] = p[t] | (e0_q[l][t][0] ^ (given_q[l][t] != '0));
@@ -172,7 +173,7 @@ module canopy_coll_desc_queue #(
     end
     s1_ready_q <= r;
     s1_ptr_q   <= p;
-    for (int unsigned t = 0; t < NumTrees; t++) s1_prio_q[t] <= TreeW'(t) > last;  // after the last pick
+    s1_prio_q  <= a;
   end
 
   // Step 2: a tree for that lane, the first ready one after its last pick (round robin).
@@ -190,11 +191,15 @@ module canopy_coll_desc_queue #(
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       s2_lane_q <= '0;
-      last_q    <= '0;
+      for (int unsigned l = 0; l < NumLinks; l++) begin
+        for (int unsigned t = 0; t < NumTrees; t++) after_q[l][t] <= t > 0;
+      end
     end else begin
       s2_lane_q <= s1_lane_q;
       for (int unsigned l = 0; l < NumLinks; l++) begin
-        if (s1_lane_q[l]) last_q[l] <= s2_idx;
+        if (s1_lane_q[l]) begin
+          for (int unsigned t = 0; t < NumTrees; t++) after_q[l][t] <= TreeW'(t) > s2_idx;
+        end
       end
     end
   end
