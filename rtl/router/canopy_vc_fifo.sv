@@ -6,16 +6,15 @@
 //     the data RAM there, by the caller). Legal only when count_o < Depth (the sender's
 //     credits guarantee it; asserted).
 //   - Entries are handed out in order from the speculative position (spec): cand_o says an
-//     entry is there, cand_ctl_o its control fields (read from the control RAM at the
-//     registered spec pointer), spec_ptr_o its slot (a register; after a rewind, the
-//     rewind inputs). An entry arriving at spec (push_i, cand_o low) may be handed out in
-//     the cycle it arrives (the caller has its control fields).
+//     entry is there, cand_ctl_o its control fields, spec_ptr_o its slot (all registers,
+//     or after a rewind its inputs). An entry arriving at spec (push_i, cand_o low) may be
+//     handed out in the cycle it arrives (the caller has its control fields).
 //     stage_i hands it out (spec moves on). At most MaxOut entries are handed out and not
 //     popped (asserted): a router input holds a VC's entries in stage 1 and stage 2 only.
-//     rewind_i moves spec back to rewind_ptr_i, the head entry, handed
-//     out and not committed (a VC's older entries have all been settled by then), which is
-//     then the candidate again with control fields rewind_ctl_i; stage_i in the same cycle
-//     hands it out again.
+//     rewind_i moves spec back to rewind_ptr_i, the head entry, handed out and not
+//     committed (a VC's older entries have all been settled by then), which is then the
+//     candidate again with control fields rewind_ctl_i; stage_i in the same cycle hands it
+//     out again.
 //   - pop_i: the head entry (slot rd_ptr_o) leaves for good: a committed entry, or one
 //     dropped (handed out and popped in the same cycle); the count goes down and the caller
 //     returns its credit. head_ctl_o: the head's control fields (meaningful while count_o
@@ -67,17 +66,13 @@ module canopy_vc_fifo #(
   logic [PtrW-1:0] spec_q;
   logic            cand_q;                           // an entry sits at spec
   logic [OutW-1:0] out_q;                            // entries handed out, not popped
+  logic [CtlW-1:0] cand_ctl_q;                       // the candidate's control fields
 
   always_ff @(posedge clk_i) begin
     if (push_i) ctl_mem[wr_q[PtrW-1:0]] <= push_ctl_i;
   end
 
   assign head_ctl_o = ctl_mem[rd_q[PtrW-1:0]];
-  // The candidate's control fields, read at the registered spec pointer. An entry at spec
-  // was written a cycle ago or earlier (cand_q is set only the cycle after its push), so
-  // the read returns it.
-  wire logic [CtlW-1:0] spec_ctl = ctl_mem[spec_q];
-
   // The candidate this cycle, after a rewind (both from registers).
   logic [PtrW-1:0] cur_spec, cur_next;
   logic            cur_cand;
@@ -87,18 +82,26 @@ module canopy_vc_fifo #(
     cur_spec = rewind_i ? rewind_ptr_i : spec_q;
     cur_next = cur_spec + 1'b1;
     cur_cand = rewind_i || cand_q;
-    cur_ctl  = rewind_i ? rewind_ctl_i : spec_ctl;
+    cur_ctl  = rewind_i ? rewind_ctl_i : cand_ctl_q;
     cur_out  = rewind_i ? '0 : out_q;   // a rewind goes back to the head
   end
 
-  // Next candidate: handed out, the entry behind it (in the buffer, or arriving now; none
-  // when what was handed out is the entry arriving now); kept, the same one; none yet, an
-  // arriving entry. Its control fields are read from the RAM next cycle.
-  logic cand_d;
+  // Next candidate: handed out, the entry behind it (in the buffer, its control fields read
+  // from the RAM at cur_next into the register; or arriving now; none when what was handed
+  // out is the entry arriving now); kept, the same one; none yet, an arriving entry.
+  wire logic [CtlW-1:0] next_ctl = ctl_mem[cur_next];
+  logic            cand_d;
+  logic [CtlW-1:0] cand_ctl_d;
   always_comb begin
     logic behind;      // an entry behind cur_spec already in the buffer
     behind = cur_cand && cur_next != wr_q[PtrW-1:0];
-    cand_d = stage_i ? behind || (cur_cand && push_i) : cur_cand || push_i;
+    if (stage_i) begin
+      cand_d     = behind || (cur_cand && push_i);
+      cand_ctl_d = behind ? next_ctl : push_ctl_i;
+    end else begin
+      cand_d     = cur_cand || push_i;
+      cand_ctl_d = cur_cand ? cur_ctl : push_ctl_i;
+    end
   end
 
   always_ff @(posedge clk_i) begin
@@ -116,6 +119,7 @@ module canopy_vc_fifo #(
       out_q       <= cur_out + OutW'(stage_i) - OutW'(pop_i);
     end
   end
+  always_ff @(posedge clk_i) cand_ctl_q <= cand_ctl_d;
 
   assign count_o    = wr_q - rd_q;
   assign wr_ptr_o   = wr_q[PtrW-1:0];
