@@ -31,6 +31,8 @@ def load():
     for r in spec["regs"]:
         if r["access"] not in ACCESS:
             sys.exit(f"{r['name']}: unknown access {r['access']}")
+        if r.get("nonzero_flag") and r["access"] != "rw":
+            sys.exit(f"{r['name']}: nonzero_flag is for rw registers")
         if r["offset"] % 8 or r["offset"] >= blk["csr_bytes"]:
             sys.exit(f"{r['name']}: offset must be 8-byte aligned inside the CSR space")
         if r["offset"] in seen:
@@ -66,9 +68,12 @@ def gen_csr(spec):
          "//   - <reg>_i: the value the hardware shows in a read-only register.",
          "//   - <reg>_o: an rw register's stored value (reset 0), or a doorbell's last value;",
          "//     <reg>_we_o: one-cycle strobe when a doorbell is written.",
+         "//   - <reg>_set_o (rw registers marked nonzero_flag): the stored value is nonzero, a",
+         "//     flip-flop written with it, so a user tests one bit rather than 64 (asserted).",
          "//   - err_o: one-cycle pulse for a refused access (unmapped offset, write to a",
          "//     read-only register); the access itself is ignored and reads return 0.",
          "`default_nettype none",
+         "`include \"canopy_assert.svh\"",
          "",
          "module canopy_csr (",
          "  input  wire logic        clk_i,",
@@ -90,6 +95,8 @@ def gen_csr(spec):
             ports.append(f"  output logic      [63:0] {n}_o")
             if r["access"] == "wo_pulse":
                 ports.append(f"  output logic             {n}_we_o")
+            if r.get("nonzero_flag"):
+                ports.append(f"  output logic             {n}_set_o")
     L.append(",\n".join(ports))
     L += [");",
           "  // Byte-strobe merge of a write into a stored value.",
@@ -105,6 +112,8 @@ def gen_csr(spec):
         if r["access"] != "ro":
             n = r["name"].lower()
             L.append(f"  logic [63:0] {n}_q;")
+            if r.get("nonzero_flag"):
+                L.append(f"  logic        {n}_set_q;")
     L.append("")
     L.append("  always_comb begin")
     L.append("    wr_hit = 1'b0;")
@@ -121,12 +130,20 @@ def gen_csr(spec):
     for r in regs:
         if r["access"] != "ro":
             L.append(f"      {r['name'].lower()}_q <= '0;")
+            if r.get("nonzero_flag"):
+                L.append(f"      {r['name'].lower()}_set_q <= 1'b0;")
     L.append("    end else if (wr_i) begin")
     L.append("      unique case (wr_addr_i)")
     for r in regs:
         if r["access"] != "ro":
             n = r["name"].lower()
-            L.append(f"        {aw}'h{r['offset']:03X}: {n}_q <= merge({n}_q, wr_data_i, wr_strb_i);")
+            if r.get("nonzero_flag"):
+                L.append(f"        {aw}'h{r['offset']:03X}: begin")
+                L.append(f"          {n}_q     <= merge({n}_q, wr_data_i, wr_strb_i);")
+                L.append(f"          {n}_set_q <= merge({n}_q, wr_data_i, wr_strb_i) != '0;")
+                L.append("        end")
+            else:
+                L.append(f"        {aw}'h{r['offset']:03X}: {n}_q <= merge({n}_q, wr_data_i, wr_strb_i);")
     L.append("        default: ;")
     L.append("      endcase")
     L.append("    end")
@@ -138,6 +155,9 @@ def gen_csr(spec):
             L.append(f"  assign {n}_o = {n}_q;")
             if r["access"] == "wo_pulse":
                 L.append(f"  assign {n}_we_o = wr_i && wr_addr_i == {aw}'h{r['offset']:03X} && wr_strb_i[0];")
+            if r.get("nonzero_flag"):
+                L.append(f"  assign {n}_set_o = {n}_set_q;")
+                L.append(f"  `CANOPY_ASSERT(a_{n}_set, {n}_set_q == ({n}_q != '0), \"{r['name']}'s nonzero flag disagrees with it\")")
     L.append("")
     L.append("  logic [63:0] rd_mux;")
     L.append("  always_comb begin")

@@ -10,9 +10,12 @@
 //   - <reg>_i: the value the hardware shows in a read-only register.
 //   - <reg>_o: an rw register's stored value (reset 0), or a doorbell's last value;
 //     <reg>_we_o: one-cycle strobe when a doorbell is written.
+//   - <reg>_set_o (rw registers marked nonzero_flag): the stored value is nonzero, a
+//     flip-flop written with it, so a user tests one bit rather than 64 (asserted).
 //   - err_o: one-cycle pulse for a refused access (unmapped offset, write to a
 //     read-only register); the access itself is ignored and reads return 0.
 `default_nettype none
+`include "canopy_assert.svh"
 
 module canopy_csr (
   input  wire logic        clk_i,
@@ -47,7 +50,9 @@ module canopy_csr (
   output logic             tree_entry_we_o,
   input  wire logic [63:0] tree_read_i,
   output logic      [63:0] coll_wb_base_o,
+  output logic             coll_wb_base_set_o,
   output logic      [63:0] get_wb_base_o,
+  output logic             get_wb_base_set_o,
   input  wire logic [63:0] err_bad_type_i,
   input  wire logic [63:0] err_bad_dst_i,
   input  wire logic [63:0] err_bad_len_i,
@@ -99,7 +104,9 @@ module canopy_csr (
   logic [63:0] tree_sel_q;
   logic [63:0] tree_entry_q;
   logic [63:0] coll_wb_base_q;
+  logic        coll_wb_base_set_q;
   logic [63:0] get_wb_base_q;
+  logic        get_wb_base_set_q;
 
   always_comb begin
     wr_hit = 1'b0;
@@ -172,7 +179,9 @@ module canopy_csr (
       tree_sel_q <= '0;
       tree_entry_q <= '0;
       coll_wb_base_q <= '0;
+      coll_wb_base_set_q <= 1'b0;
       get_wb_base_q <= '0;
+      get_wb_base_set_q <= 1'b0;
     end else if (wr_i) begin
       unique case (wr_addr_i)
         12'h040: win_base_q <= merge(win_base_q, wr_data_i, wr_strb_i);
@@ -184,8 +193,14 @@ module canopy_csr (
         12'h070: inj_tail_q <= merge(inj_tail_q, wr_data_i, wr_strb_i);
         12'h080: tree_sel_q <= merge(tree_sel_q, wr_data_i, wr_strb_i);
         12'h088: tree_entry_q <= merge(tree_entry_q, wr_data_i, wr_strb_i);
-        12'h098: coll_wb_base_q <= merge(coll_wb_base_q, wr_data_i, wr_strb_i);
-        12'h0A0: get_wb_base_q <= merge(get_wb_base_q, wr_data_i, wr_strb_i);
+        12'h098: begin
+          coll_wb_base_q     <= merge(coll_wb_base_q, wr_data_i, wr_strb_i);
+          coll_wb_base_set_q <= merge(coll_wb_base_q, wr_data_i, wr_strb_i) != '0;
+        end
+        12'h0A0: begin
+          get_wb_base_q     <= merge(get_wb_base_q, wr_data_i, wr_strb_i);
+          get_wb_base_set_q <= merge(get_wb_base_q, wr_data_i, wr_strb_i) != '0;
+        end
         default: ;
       endcase
     end
@@ -204,7 +219,11 @@ module canopy_csr (
   assign tree_entry_o = tree_entry_q;
   assign tree_entry_we_o = wr_i && wr_addr_i == 12'h088 && wr_strb_i[0];
   assign coll_wb_base_o = coll_wb_base_q;
+  assign coll_wb_base_set_o = coll_wb_base_set_q;
+  `CANOPY_ASSERT(a_coll_wb_base_set, coll_wb_base_set_q == (coll_wb_base_q != '0), "COLL_WB_BASE's nonzero flag disagrees with it")
   assign get_wb_base_o = get_wb_base_q;
+  assign get_wb_base_set_o = get_wb_base_set_q;
+  `CANOPY_ASSERT(a_get_wb_base_set, get_wb_base_set_q == (get_wb_base_q != '0), "GET_WB_BASE's nonzero flag disagrees with it")
 
   logic [63:0] rd_mux;
   always_comb begin

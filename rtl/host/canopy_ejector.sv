@@ -109,9 +109,11 @@ module canopy_ejector #(
   input  wire logic                ej_head_we_i,
   input  wire logic [63:0]         ej_head_i,
   input  wire logic [63:0]         coll_wb_base_i,
+  input  wire logic                coll_wb_set_i,   // coll_wb_base_i != 0, a flip-flop
   input  wire canopy_pkg::coords_t my_coord_i,
   input  wire logic [canopy_pkg::MaxDims-1:0][canopy_pkg::CoordBits:0] torus_size_i,
   input  wire logic [63:0]         get_wb_base_i,
+  input  wire logic                get_wb_set_i,    // get_wb_base_i != 0, a flip-flop
 
   output logic                     gpush_valid_o,
   output logic [IdW-1:0]           gpush_idx_o,
@@ -321,7 +323,7 @@ module canopy_ejector #(
       gcnt_valid_q <= '0;
     end else begin
       gcnt_upd_q <= state_q == SDecide && is_gresp && g_last && src_ok;
-      if (get_wb_base_i == '0)  gcnt_valid_q <= '0;
+      if (!get_wb_set_i)  gcnt_valid_q <= '0;
       else if (gcnt_upd_q)      gcnt_valid_q[gcnt_idx_q] <= 1'b1;
     end
   end
@@ -368,7 +370,7 @@ module canopy_ejector #(
       end
       SCount: begin
         // No count write without a writeback area (the state moves on without one).
-        req_valid_o = (is_gresp ? get_wb_base_i : coll_wb_base_i) != '0;
+        req_valid_o = is_gresp ? get_wb_set_i : coll_wb_set_i;
         req_addr_o  = is_gresp  ? get_wb_base_i + (64'(src_idx) << 3)
                     : is_result
                       ? coll_wb_base_i + ((64'(canopy_pkg::MaxTrees) + (64'(hdr.tree) << 5) + 64'(hdr.rid)) << 3)
@@ -480,7 +482,7 @@ module canopy_ejector #(
           entry_d = notify || !in_win_b;
           if (in_win_b) begin
             // (empty, ended with its header, a counter write to come: no marker)
-            cnt_bcast_d = hdr.len == '0 && ended_q && coll_wb_base_i != '0;
+            cnt_bcast_d = hdr.len == '0 && ended_q && coll_wb_set_i;
             state_d     = cnt_bcast_d ? SCount : SReq;
           end else begin
             err_dma_bounds_o = 1'b1;
@@ -560,7 +562,7 @@ module canopy_ejector #(
         if (ended_d) state_d = count_q ? SCount : entry_q ? SEntry : SHdr0;
       end
       SCount: begin
-        if ((is_gresp ? get_wb_base_i : coll_wb_base_i) == '0) state_d = entry_q ? SEntry : SHdr0;
+        if (!(is_gresp ? get_wb_set_i : coll_wb_set_i)) state_d = entry_q ? SEntry : SHdr0;
         else if (req_take) state_d = SCountData;
       end
       SCountData: if (data_take) begin

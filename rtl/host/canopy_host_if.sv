@@ -247,6 +247,7 @@ module canopy_host_if #(
 
   logic [63:0] reg_id, reg_build, reg_caps, reg_rings, reg_topo, reg_status, reg_caps_get;
   logic [63:0] get_wb_base;
+  logic        get_wb_set, coll_wb_set;
   logic [63:0] win_base, win_size, ej_base, ej_entries, ej_head, wb_base, inj_tail;
   logic        ej_head_we, inj_tail_we, ej_head_we_q, inj_tail_we_q;
   logic [63:0] tree_sel, tree_entry, coll_wb_base;
@@ -270,6 +271,7 @@ module canopy_host_if #(
     .caps_i           (reg_caps),
     .caps_get_i       (reg_caps_get),
     .get_wb_base_o    (get_wb_base),
+    .get_wb_base_set_o (get_wb_set),
     .err_get_bounds_i (cnt_q[CErrGetBounds]),
     .err_get_dropped_i(cnt_q[CErrGetDropped]),
     .gets_served_i    (cnt_q[CGetsServed]),
@@ -295,6 +297,7 @@ module canopy_host_if #(
     .tree_entry_we_o  (tree_entry_we),
     .tree_read_i      (64'(tbl_rentry_i)),
     .coll_wb_base_o   (coll_wb_base),
+    .coll_wb_base_set_o (coll_wb_set),
     .err_tree_write_i (cnt_q[CErrTreeWrite]),
     .err_coll_dir_i   (64'(err_coll_dir_i)),
     .err_coll_tree_i  (64'(err_coll_tree_i)),
@@ -661,6 +664,7 @@ module canopy_host_if #(
     .ej_head_we_i     (ej_head_we_q),
     .ej_head_i        (ej_head),
     .coll_wb_base_i   (coll_wb_base),
+    .coll_wb_set_i    (coll_wb_set),
     .tbl_we_o         (cfg_we),
     .tbl_widx_o       (cfg_widx),
     .tbl_wentry_o     (cfg_wentry),
@@ -689,6 +693,7 @@ module canopy_host_if #(
     .my_coord_i,
     .torus_size_i,
     .get_wb_base_i    (get_wb_base),
+    .get_wb_set_i     (get_wb_set),
     .gpush_valid_o    (gpush_valid),
     .gpush_idx_o      (gpush_idx),
     .gpush_entry_o    (gpush_entry),
