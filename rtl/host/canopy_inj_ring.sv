@@ -118,6 +118,11 @@ module canopy_inj_ring #(
   istate_e       state_q, state_d;
   logic [7:0]    left_q, left_d;      // words of the packet still to read
   logic [7:0]    flits_q, flits_d;    // the descriptor's flit count
+  // The header's length field must call for exactly flits_q flits: HdrWords + ceil(len / 8).
+  // Kept as the two values len / 8 (rounded down) may take, flits - HdrWords for a length
+  // that is a multiple of 8 and one less otherwise, so the check of the header word is an
+  // equality behind the RAM read, not an adder and a comparator.
+  logic [7:0]    want_q, want_d, want1_q, want1_d;
   logic [VcW-1:0] vc_q, vc_d;
   logic          infl_q, infl_last_q; // a packet word was read last cycle
   logic [VcW-1:0] infl_vc_q;
@@ -143,15 +148,20 @@ module canopy_inj_ring #(
   canopy_pkg::hdr_t hdr;
   /* verilator lint_on UNUSEDSIGNAL */
   assign hdr = canopy_pkg::hdr_t'({64'b0, ram_rdata_q});
-  localparam int unsigned LenW = canopy_pkg::HdrLenBits;
-  wire logic [LenW:0] len_flits = (LenW + 1)'(canopy_pkg::HeaderBits / 64) + (LenW + 1)'(({1'b0, hdr.len} + 10'd7) >> 3);
-  wire logic          framing_ok = hdr.len <= LenW'(canopy_pkg::MaxPayloadBytes) && len_flits == (LenW + 1)'(flits_q);
+  localparam int unsigned LenW     = canopy_pkg::HdrLenBits;
+  localparam int unsigned HdrWords = canopy_pkg::HeaderBits / 64;
+  wire logic [7:0] len_words  = 8'(hdr.len[LenW-1:3]);      // len / 8, rounded down
+  wire logic       len_whole  = hdr.len[2:0] == '0;
+  wire logic       framing_ok = hdr.len <= LenW'(canopy_pkg::MaxPayloadBytes)
+                                && len_words == (len_whole ? want_q : want1_q);
 
   always_comb begin
     state_d        = state_q;
     head_d         = head_q;
     left_d         = left_q;
     flits_d        = flits_q;
+    want_d         = want_q;
+    want1_d        = want1_q;
     vc_d           = vc_q;
     ram_re         = 1'b0;
     ram_raddr      = head_q[IdxW-1:0];
@@ -180,6 +190,9 @@ module canopy_inj_ring #(
           head_d    = head_q + 32'd2;
           left_d    = desc_flits - 1'b1;
           flits_d   = desc_flits;
+          // (wrapping below HdrWords: no 8-bit value len / 8 can take then)
+          want_d    = desc_flits - 8'(HdrWords);
+          want1_d   = desc_flits - 8'(HdrWords + 1);
           vc_d      = VcW'(desc_vc);
           state_d   = IHdr;
         end
@@ -234,6 +247,8 @@ module canopy_inj_ring #(
   always_ff @(posedge clk_i) begin
     left_q      <= left_d;
     flits_q     <= flits_d;
+    want_q      <= want_d;
+    want1_q     <= want1_d;
     vc_q        <= vc_d;
     // The word read this cycle ends its packet when it is the last one left (a header is
     // never the last word: a packet has at least two).
@@ -241,6 +256,11 @@ module canopy_inj_ring #(
     infl_vc_q   <= vc_d;
     w2_data_q   <= {infl_vc_q, infl_last_q, ram_rdata_q};
   end
+
+  // The length check as it was written before (an adder and a comparator), asserted equal.
+  wire logic [LenW:0] len_flits = (LenW + 1)'(HdrWords) + (LenW + 1)'(({1'b0, hdr.len} + 10'd7) >> 3);
+  `CANOPY_ASSERT(a_framing, state_q != IHdr || framing_ok == (hdr.len <= LenW'(canopy_pkg::MaxPayloadBytes)
+                            && len_flits == (LenW + 1)'(flits_q)), "the header length check disagrees with its definition")
 
   canopy_reg_fifo #(.Width(64 + 1 + VcW), .Depth(FifoDepth)) u_out_fifo (
     .clk_i,
