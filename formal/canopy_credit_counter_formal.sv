@@ -25,7 +25,8 @@
 module canopy_credit_counter_formal #(
   parameter int unsigned Credits   = 4,  /// the receiver's buffer depth
   parameter int unsigned LinkDelay = 1,  /// pipeline stages each way (0: wires)
-  parameter bit          Pipelined = 0   /// the sender decides a flit a cycle before sending it
+  parameter bit          Pipelined = 0,  /// the sender decides a flit a cycle before sending it
+  parameter int unsigned RoomMin   = 1   /// the credits room_o asks for
 ) (
   input wire logic clk_i,
   input wire logic rst_i,
@@ -36,9 +37,9 @@ module canopy_credit_counter_formal #(
   localparam int unsigned SumW  = 16;  // the sums below cannot wrap: each term is bounded
   localparam int unsigned PipeW = LinkDelay > 0 ? LinkDelay : 1;
 
-  logic available_o, ready_o, return_i, consume_i, claim_i, claim_q;
-  canopy_credit_counter #(.Credits(Credits)) dut (
-    .clk_i, .rst_i, .consume_i, .return_i, .available_o, .claim_i, .ready_o
+  logic available_o, ready_o, room_o, return_i, consume_i, claim_i, claim_q;
+  canopy_credit_counter #(.Credits(Credits), .RoomMin(RoomMin)) dut (
+    .clk_i, .rst_i, .consume_i, .return_i, .available_o, .claim_i, .ready_o, .room_o
   );
 
   // The sender: plain, it sends when it decides (only while available_o); pipelined, a
@@ -108,6 +109,7 @@ module canopy_credit_counter_formal #(
   // now, ready_o one beyond the flit claimed last cycle (which is being sent now).
   `CANOPY_ASSERT(p_available_exact, available_o == (tap_count != '0), "available_o disagrees with the count")
   `CANOPY_ASSERT(p_ready_exact, ready_o == (tap_count > CntW'(claim_q)), "ready_o disagrees with the count")
+  `CANOPY_ASSERT(p_room_exact, room_o == (32'(tap_count) >= RoomMin), "room_o disagrees with the count")
   `CANOPY_ASSERT(p_no_rx_overflow, !(flit_arrives && occ_q == SumW'(Credits)),
                  "flit arrived at a full receiver buffer")
 

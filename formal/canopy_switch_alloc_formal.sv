@@ -85,7 +85,8 @@ module canopy_switch_alloc_formal #(
   logic                          up_grant;
 
   for (genvar o = 0; o < NumOut; o++) begin : gen_out_state
-    canopy_output_vc_state #(.NumVcs(NumVcs), .Credits(Credits), .CollCredits(Credits)) u_state (
+    canopy_output_vc_state #(.NumVcs(NumVcs), .Credits(Credits), .CollCredits(Credits),
+                             .DownCredits(Credits)) u_state (
       .clk_i,
       .rst_i,
       .grant_i      (grant_oh[o]),
@@ -93,8 +94,10 @@ module canopy_switch_alloc_formal #(
       .sent_i       (sent_oh_q[o]),
       .credit_i     (credit_i[o]),
       .ready_o      (avail[o]),
-      .busy_o       (busy[o])
+      .busy_o       (busy[o]),
+      .down_room_o  (unused_room)
     );
+    wire logic unused_room;
   end
 
   canopy_switch_alloc #(.NumDims(NumDims), .NumVcs(NumVcs)) dut (

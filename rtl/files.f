@@ -20,6 +20,7 @@ rtl/coll/canopy_coll_table.sv
 rtl/coll/canopy_coll_rx_sched.sv
 rtl/coll/canopy_coll_wmem.sv
 rtl/coll/canopy_coll_desc_queue.sv
+rtl/coll/canopy_coll_send_lane.sv
 rtl/coll/canopy_coll_send_sched.sv
 rtl/coll/canopy_reduce_alu_ctl.sv
 rtl/coll/canopy_reduce_alu.sv

@@ -6,8 +6,9 @@
 //   canopy_coll_rx_sched    Rx-Queues and Receive Packet Scheduler: checks, slots, writes,
 //                           decisions (which outputs send a packet)
 //   canopy_coll_wmem        Working Memory: the packet slots, per tree, and their release
-//   canopy_coll_desc_queue  Work Queue and Dispatcher: descriptors per output, slot credits
-//   canopy_coll_send_sched  Send Packet Scheduler: the send lanes, one per router output
+//   canopy_coll_desc_queue  Work Queue and Dispatcher: descriptors for the lanes, slot credits
+//   canopy_coll_send_sched  Send Packet Scheduler: a multicast lane for the links and one for
+//                           the local port (canopy_coll_send_lane)
 //   canopy_reduce_engine    reduce engine (002), with canopy_reduce_pool and canopy_reduce_alu
 //
 // Interface contract
@@ -16,12 +17,16 @@
 //     and reduce contributions on COLL_UP (hop by hop), broadcasts on COLL_DOWN; rx_port_i
 //     names the router input each flit came from. rx_credit_o[v] (registered): one flit of
 //     VC v left its receive queue (RxDepth flits per VC).
-//   - lane_*[l]: one send lane per router output l (links 0..2n-1, local port 2n), each a
-//     source of whole packets on VC COLL_DOWN. lane_valid_o, lane_flit_o and lane_last_o
-//     come straight from flip-flops and hold until lane_grant_i[l] takes the flit;
-//     lane_grant_i may arrive late in the cycle (it is used only as a register enable or a
-//     last mux level before flip-flops), and the next flit is offered the next cycle. The
-//     router grants only when the output has a COLL_DOWN credit.
+//   - lane_valid_o[o] / lane_last_o[o] / lane_grant_i[o], o = router output (links
+//     0..2n-1, local port 2n): whole packets on VC COLL_DOWN, a flit offered to output o
+//     until lane_grant_i[o] takes it. lane_flit_o[0] is the flit offered to every link (one
+//     multicast lane feeds them), lane_flit_o[1] the one offered to the local port. They
+//     hold until taken; lane_grant_i may arrive late in the cycle (it meets only registers
+//     and one AND before them), and the next flit is offered the next cycle. The router
+//     grants only when the output has a COLL_DOWN credit.
+//   - lane_room_i[l] (registered): link l's neighbour has room for a whole packet in its
+//     COLL_DOWN buffer (the router's credit count): a packet's head is offered only with
+//     room on every link it goes to (virtual cut-through, docs/collectives.md).
 //   - slot credits, per link port p: slot_credit_valid_o[p] / slot_credit_tree_o[p]
 //     (registered): a working-memory slot of that tree, filled by a broadcast that came in
 //     through p, is free again (sent to the neighbour on p, our parent in that tree).
@@ -39,10 +44,10 @@
 //
 // Data path (000): receive queues (one per VC, fronts in registers) -> receive scheduler
 // (checks, a slot, the outputs) -> working memory (NumTrees x SlotsPerTree slots) ->
-// descriptors per output -> send lanes, which pick slots tree by tree in arrival order and
-// read the memory through one shared read port (lanes at the same word share a read; the
-// local lane has a copy of its own) -> the slot is released once every lane has sent it,
-// and its credit goes back upstream. A broadcast from a link found its slot reserved by
+// descriptors -> two send lanes: the link lane takes slots tree by tree in arrival order and
+// offers each packet to all the links of its tree at once, reading each word once; the
+// local lane has a copy of the memory of its own -> the slot is released once both lanes
+// have sent it, and its credit goes back upstream. A broadcast from a link found its slot reserved by
 // the credit its sender held, so it never waits in the receive queue; a request at the
 // root waits there until its tree has a free slot (backpressure up to the host). A child
 // that does not take its copies holds its tree's slots and stops only that tree, and only
@@ -77,9 +82,10 @@ module canopy_coll_unit #(
   output logic      [NumVcs-1:0]                     rx_credit_o,
 
   output logic      [NumLanes-1:0]                   lane_valid_o,
-  output logic      [NumLanes-1:0][FlitWidth-1:0]    lane_flit_o,
+  output logic      [1:0][FlitWidth-1:0]             lane_flit_o,
   output logic      [NumLanes-1:0]                   lane_last_o,
   input  wire logic [NumLanes-1:0]                   lane_grant_i,
+  input  wire logic [NumLinks-1:0]                   lane_room_i,
 
   output logic      [NumLinks-1:0]                   slot_credit_valid_o,
   output logic      [NumLinks-1:0][TreeIdW-1:0]      slot_credit_tree_o,
@@ -282,8 +288,9 @@ module canopy_coll_unit #(
   );
 
   // ---------------------------------------------------------------- descriptors, send lanes
-  logic [NumLanes-1:0]            lane_ready, pick, tail;
-  logic [NumLanes-1:0][SlotW-1:0] pick_slot, tail_slot;
+  logic                  link_ready, link_pick, link_tail, local_ready, local_pick, local_tail;
+  logic [SlotW-1:0]      link_pick_slot, link_tail_slot, local_pick_slot, local_tail_slot;
+  logic [NumLinks-1:0]   link_pick_mask;
 
   canopy_coll_desc_queue #(
     .NumDims      (NumDims),
@@ -296,11 +303,17 @@ module canopy_coll_unit #(
     .dec_slot_i          (dec_slot),
     .dec_lanes_i         (dec_lanes),
     .free_ptr_i          (free_ptr),
-    .lane_ready_i        (lane_ready),
-    .pick_o              (pick),
-    .pick_slot_o         (pick_slot),
-    .tail_i              (tail),
-    .tail_slot_i         (tail_slot),
+    .link_ready_i        (link_ready),
+    .link_pick_o         (link_pick),
+    .link_pick_slot_o    (link_pick_slot),
+    .link_pick_mask_o    (link_pick_mask),
+    .link_tail_i         (link_tail),
+    .link_tail_slot_i    (link_tail_slot),
+    .local_ready_i       (local_ready),
+    .local_pick_o        (local_pick),
+    .local_pick_slot_o   (local_pick_slot),
+    .local_tail_i        (local_tail),
+    .local_tail_slot_i   (local_tail_slot),
     .cand_tree_i         (cand_tree),
     .done_o              (done),
     .rel_valid_i         (rel_valid),
@@ -317,9 +330,13 @@ module canopy_coll_unit #(
   ) u_send (
     .clk_i,
     .rst_i,
-    .pick_i       (pick),
-    .pick_slot_i  (pick_slot),
-    .lane_ready_o (lane_ready),
+    .link_pick_i       (link_pick),
+    .link_pick_slot_i  (link_pick_slot),
+    .link_pick_mask_i  (link_pick_mask),
+    .link_ready_o      (link_ready),
+    .local_pick_i      (local_pick),
+    .local_pick_slot_i (local_pick_slot),
+    .local_ready_o     (local_ready),
     .wr_valid_i   (wr_valid),
     .wr_slot_i    (wr_slot),
     .wr_idx_i     (wr_idx),
@@ -332,8 +349,11 @@ module canopy_coll_unit #(
     .lane_flit_o,
     .lane_last_o,
     .lane_grant_i,
-    .tail_o       (tail),
-    .tail_slot_o  (tail_slot)
+    .lane_room_i,
+    .link_tail_o       (link_tail),
+    .link_tail_slot_o  (link_tail_slot),
+    .local_tail_o      (local_tail),
+    .local_tail_slot_o (local_tail_slot)
   );
 endmodule
 

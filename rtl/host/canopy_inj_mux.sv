@@ -50,9 +50,10 @@ module canopy_inj_mux #(
       .return_i    (rx_credit_i[v]),
       .available_o (credit_ok[v]),
       .claim_i     (1'b0),
-      .ready_o     (unused_ready)
+      .ready_o     (unused_ready),
+      .room_o      (unused_room)
     );
-    wire logic unused_ready;
+    wire logic unused_ready, unused_room;
   end
 
   logic [NumIn-1:0] can_send, arb_req, grant;

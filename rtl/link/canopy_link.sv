@@ -25,7 +25,8 @@ module canopy_link #(
   parameter int unsigned FrameWords    = 24,   /// data words per frame, at most
   parameter int unsigned RbDepth       = 512,  /// replay buffer words, > the router's credits (all VCs)
   parameter int unsigned P2pCredits    = 64,   /// the router's credits out of reset per point-to-point VC
-  parameter int unsigned CollCredits   = 32,   ///   and per collective VC (the far input's slots)
+  parameter int unsigned CollCredits   = 32,   ///   on COLL_UP (the far input's slots)
+  parameter int unsigned DownCredits   = 64,   ///   and on COLL_DOWN
   parameter int unsigned HoldDepth     = 64,   /// receive hold buffer words
   parameter int unsigned ReplayTimeout = 256,  /// cycles without an acknowledgement before a replay
   parameter int unsigned KeepAlive     = 64,   /// cycles between control words, at most
@@ -75,11 +76,14 @@ module canopy_link #(
   output logic                   up_o,
   output logic                   drop_o
 );
-  localparam int unsigned MaxCredit = P2pCredits > CollCredits ? P2pCredits : CollCredits;
+  localparam int unsigned MaxCredit = P2pCredits > CollCredits
+                                      ? (P2pCredits > DownCredits ? P2pCredits : DownCredits)
+                                      : (CollCredits > DownCredits ? CollCredits : DownCredits);
   localparam int unsigned VcCntW    = $clog2(MaxCredit) + 1;
   localparam int unsigned RbCntW = $clog2(RbDepth) + 1;
   function automatic int unsigned init_credits(input int unsigned v);
-    init_credits = canopy_pkg::vc_is_coll(v) ? CollCredits : P2pCredits;
+    init_credits = v == canopy_pkg::VcCollDown ? DownCredits
+                 : canopy_pkg::vc_is_coll(v) ? CollCredits : P2pCredits;
   endfunction
   function automatic int unsigned all_credits();
     all_credits = 0;

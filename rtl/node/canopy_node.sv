@@ -10,7 +10,7 @@
 //   - tx_* / rx_*: the 2*NumDims link ports, with the router's names and link protocol
 //     (see canopy_router), index 2d toward + in dimension d, 2d+1 toward -: the router's
 //     ports without the local one. Credits start full out of reset: LinkBufDepth per
-//     point-to-point VC and CollBufDepth per collective VC on every link.
+//     point-to-point VC and on COLL_DOWN, CollBufDepth on COLL_UP, on every link.
 //   - rx_slot_credit_* / tx_slot_credit_*: the collective subnet's slot credits beside
 //     the flit credits of each link (see canopy_router), same indexing.
 //   - my_coord_i / torus_size_i: static while out of reset; sizes of unused dimensions 1.
@@ -23,7 +23,7 @@ module canopy_node #(
   parameter int unsigned NumVcs        = 4,    /// VCs per link (2 point-to-point, 2 collective)
   parameter int unsigned FlitWidth     = 64,   /// bits per flit: 64 (the host interface's word)
   parameter int unsigned LinkBufDepth  = 64,   /// flits per VC buffer on link inputs
-  parameter int unsigned CollBufDepth  = 32,   /// flits per collective VC buffer on link inputs
+  parameter int unsigned CollBufDepth  = 32,   /// flits per COLL_UP buffer on link inputs (COLL_DOWN's: LinkBufDepth)
   parameter int unsigned LocalBufDepth = 32,   /// flits per VC buffer on the injection port
   parameter int unsigned EjectCredits  = 16,   /// flits per VC the host interface buffers
   parameter int unsigned InjRingWords  = 2048, /// injection ring words: a power of two, 64..4096

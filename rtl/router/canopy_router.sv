@@ -17,8 +17,8 @@
 //   - tx_* are driven by the crossbar from registers (the grants and the staged flits): one
 //     multiplexer level, so a link should start with a register (canopy_link_pipe Latency
 //     >= 1; any PHY does) and the host interface registers what it takes.
-//   - Credits start full out of reset: LinkBufDepth per point-to-point VC and CollBufDepth
-//     per collective VC on links (the neighbour's input buffers), EjectCredits per VC
+//   - Credits start full out of reset: LinkBufDepth per point-to-point VC and on COLL_DOWN,
+//     CollBufDepth on COLL_UP, on links (the neighbour's input buffers), EjectCredits per VC
 //     toward the host. The host starts with LocalBufDepth credits per VC for injection.
 //   - my_coord_i / torus_size_i are static while out of reset (strapped or set by the
 //     fabric manager before traffic); sizes of unused dimensions must be 1.
@@ -43,8 +43,10 @@
 //
 // The collective unit (canopy_coll_unit) hangs off the crossbar: it is output 2*NumDims+1
 // (CollPort) for broadcasts arriving down a tree, broadcast requests reaching their root and
-// reduce contributions, and it feeds every output with a send lane of its own (COLL_DOWN)
-// and every link with its up lane (COLL_UP), which compete in that output's stage 2.
+// reduce contributions. On COLL_DOWN it feeds the links from one multicast lane (a packet
+// offered to every child of its tree at once, each output taking it at its own pace) and
+// the local port from a lane of its own; on COLL_UP every link from its up lane. They
+// compete in each output's stage 2 like any input.
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -53,7 +55,7 @@ module canopy_router #(
   parameter int unsigned NumVcs        = 4,   /// VCs per link (2 point-to-point, 2 collective)
   parameter int unsigned FlitWidth     = 64,  /// bits per flit: 64, 128 or 256
   parameter int unsigned LinkBufDepth  = 64,  /// flits per VC buffer on link inputs
-  parameter int unsigned CollBufDepth  = 32,  /// flits per collective VC buffer on link inputs
+  parameter int unsigned CollBufDepth  = 32,  /// flits per COLL_UP buffer on link inputs (COLL_DOWN's: LinkBufDepth)
   parameter int unsigned LocalBufDepth = 32,  /// flits per VC buffer on the injection port
   parameter int unsigned EjectCredits  = 16, /// flits per VC the host side can accept
   parameter int unsigned NumTrees      = 16,  /// collective routing table entries
@@ -112,6 +114,13 @@ module canopy_router #(
   localparam int unsigned UpReq     = NumPorts + 1;
   localparam int unsigned ReqW      = $clog2(NumReq);
   localparam int unsigned CollRxDepth = 8;
+  // A collective packet's flits at most (64-bit flits: the collective unit's width). The
+  // collective unit's link lane sends a packet on COLL_DOWN only with room for all of it
+  // at every child (docs/collectives.md), so a link input's COLL_DOWN buffer holds one.
+  localparam int unsigned CollPacketFlits = canopy_pkg::HeaderBits / 64 + canopy_pkg::MaxPayloadBytes / 8;
+
+  `CANOPY_STATIC_ASSERT(gen_down_room_check, LinkBufDepth > CollPacketFlits,
+                        "a link input's COLL_DOWN buffer (LinkBufDepth) must hold a whole collective packet")
 
   `CANOPY_STATIC_ASSERT(gen_dims_check, NumDims >= 1 && NumDims <= canopy_pkg::MaxDims,
                         "NumDims must be 1..4")
@@ -145,7 +154,7 @@ module canopy_router #(
   logic [NumOut-1:0]              sent_valid_q;
   logic [NumOut-1:0][NumVcs-1:0]  sent_oh_q;      // the VC sent, one-hot, zero when nothing is
   logic [NumOut-1:0][NumVcs-1:0]  avail, busy, credit_back, grant_oh;
-  logic [NumOut-1:0]              grant_last;
+  logic [NumOut-1:0]              grant_last, down_room;
   logic [NumVcs-1:0]              coll_rx_credit;
   assign credit_back = {coll_rx_credit, tx_credit_i};
 
@@ -153,7 +162,9 @@ module canopy_router #(
     canopy_output_vc_state #(
       .NumVcs      (NumVcs),
       .Credits     (o == CollPort ? CollRxDepth : o == LocalPort ? EjectCredits : LinkBufDepth),
-      .CollCredits (o == CollPort ? CollRxDepth : o == LocalPort ? EjectCredits : CollBufDepth)
+      .CollCredits (o == CollPort ? CollRxDepth : o == LocalPort ? EjectCredits : CollBufDepth),
+      .DownCredits (o == CollPort ? CollRxDepth : o == LocalPort ? EjectCredits : LinkBufDepth),
+      .DownRoom    (o < NumLinks ? CollPacketFlits : 0)
     ) u_state (
       .clk_i,
       .rst_i,
@@ -162,7 +173,8 @@ module canopy_router #(
       .sent_i       (sent_oh_q[o]),
       .credit_i     (credit_back[o]),
       .ready_o      (avail[o]),
-      .busy_o       (busy[o])
+      .busy_o       (busy[o]),
+      .down_room_o  (down_room[o])
     );
   end
 
@@ -181,6 +193,7 @@ module canopy_router #(
       .FlitWidth (FlitWidth),
       .BufDepth  (i == LocalPort ? LocalBufDepth : LinkBufDepth),
       .CollBufDepth (i == LocalPort ? LocalBufDepth : CollBufDepth),
+      .DownBufDepth (i == LocalPort ? LocalBufDepth : LinkBufDepth),
       .PortIndex (i)
     ) u_input (
       .clk_i,
@@ -210,7 +223,7 @@ module canopy_router #(
 
   // ---------------------------------------------------------------- stage 2: allocation
   logic [NumPorts-1:0]                lane_valid, lane_last, lane_grant;
-  logic [NumPorts-1:0][FlitWidth-1:0] lane_flit;
+  logic [1:0][FlitWidth-1:0]          lane_flit;     // the link lane's (every link), the local lane's
   logic                               up_valid, up_last, up_grant;
   logic [FlitWidth-1:0]               up_flit;
   logic [PortW-1:0]                   up_port;
@@ -261,7 +274,7 @@ module canopy_router #(
   // cycle (st_flit_o), and the lanes' flits are captured here.
   logic [NumOut-1:0][NumReq-1:0]      grant_q;
   logic [NumOut-1:0]                  sent_last_q;
-  logic [NumPorts-1:0][FlitWidth-1:0] lane_st_q;
+  logic [1:0][FlitWidth-1:0]          lane_st_q;
   logic [FlitWidth-1:0]               up_st_q;
   logic [PortW-1:0]                   coll_src_q;  // the input the collective port's flit came from
 
@@ -292,7 +305,8 @@ module canopy_router #(
     for (int unsigned o = 0; o < NumOut; o++) begin
       for (int unsigned i = 0; i < NumPorts; i++) xbar_src[o][i] = in_st_flit[i];
       xbar_src[o][LaneReq] = '0;
-      if (o < NumPorts) xbar_src[o][LaneReq] = lane_st_q[o];
+      if (o < NumLinks) xbar_src[o][LaneReq] = lane_st_q[0];
+      if (o == LocalPort) xbar_src[o][LaneReq] = lane_st_q[1];
       xbar_src[o][UpReq] = up_st_q;
     end
   end
@@ -343,6 +357,7 @@ module canopy_router #(
     .lane_flit_o         (lane_flit),
     .lane_last_o         (lane_last),
     .lane_grant_i        (lane_grant),
+    .lane_room_i         (down_room[NumLinks-1:0]),
     .slot_credit_valid_o (rx_slot_credit_valid_o[NumLinks-1:0]),
     .slot_credit_tree_o  (rx_slot_credit_tree_o[NumLinks-1:0]),
     .slot_credit_valid_i (tx_slot_credit_valid_i[NumLinks-1:0]),
@@ -366,6 +381,7 @@ module canopy_router #(
   assign rx_slot_credit_valid_o[LocalPort] = 1'b0;
   assign rx_slot_credit_tree_o[LocalPort]  = '0;
   wire logic unused_local_slot_credit = ^{tx_slot_credit_valid_i[LocalPort], tx_slot_credit_tree_i[LocalPort]};
+  wire logic unused_down_room = ^down_room[NumOut-1:NumLinks];   // the local and collective outputs ask none
 
   // ---------------------------------------------------------------- error counters
   function automatic logic [31:0] popcount(input logic [NumPorts-1:0] v);

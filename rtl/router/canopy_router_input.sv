@@ -58,7 +58,8 @@ module canopy_router_input #(
   parameter int unsigned NumVcs    = 0,  /// VCs per link; must be set
   parameter int unsigned FlitWidth = 0,  /// bits per flit; must be set
   parameter int unsigned BufDepth  = 0,  /// flits per point-to-point VC buffer, power of two; must be set
-  parameter int unsigned CollBufDepth = 0, /// flits per collective VC buffer, 4..BufDepth; must be set
+  parameter int unsigned CollBufDepth = 0, /// flits in the COLL_UP buffer, 4..BufDepth; must be set
+  parameter int unsigned DownBufDepth = 0, /// flits in the COLL_DOWN buffer, 4..BufDepth; must be set
   parameter int unsigned PortIndex = 0,  /// this port's number (see canopy_route_dor)
   localparam int unsigned NumPorts = 2 * NumDims + 1,
   localparam int unsigned NumLinks = 2 * NumDims,
@@ -125,6 +126,9 @@ module canopy_router_input #(
   `CANOPY_STATIC_ASSERT(gen_depth_check, CollBufDepth >= 4 && CollBufDepth <= BufDepth
                         && (CollBufDepth & (CollBufDepth - 1)) == 0,
                         "CollBufDepth must be a power of two, 4..BufDepth")
+  `CANOPY_STATIC_ASSERT(gen_down_depth_check, DownBufDepth >= 4 && DownBufDepth <= BufDepth
+                        && (DownBufDepth & (DownBufDepth - 1)) == 0,
+                        "DownBufDepth must be a power of two, 4..BufDepth")
   `CANOPY_STATIC_ASSERT(gen_la_width_check, NumOut <= (1 << canopy_pkg::HdrLaPortBits),
                         "the lookahead port field must name every output")
 
@@ -387,9 +391,11 @@ module canopy_router_input #(
   // ---------------------------------------------------------------- VC buffers
   // Per VC the bookkeeping and control fields (canopy_vc_fifo); the flits themselves in one
   // data RAM per input, VC v owning slots [v*BufDepth, (v+1)*BufDepth). A collective VC
-  // holds only CollBufDepth of them (docs/router.md, "Buffers"): the collective subnet's
-  // own slot credits bound what it has in flight, so its VC buffers need only cover the
-  // credit loop, and their control fields take a quarter of the LUT RAM. Its FIFO's
+  // holds only CollBufDepth (COLL_UP) or DownBufDepth (COLL_DOWN) of them (docs/router.md,
+  // "Buffers"): the collective subnet's own slot credits bound what it has in flight, so
+  // COLL_UP's buffer need only cover the credit loop, and its control fields take a quarter
+  // of the LUT RAM; COLL_DOWN's holds a whole packet, which the sender's multicast lane
+  // waits for (virtual cut-through, docs/collectives.md). Its FIFO's
   // pointers are narrower; here every VC's slot pointers have the point-to-point width, a
   // collective VC's with zeros above its own.
   localparam int unsigned PtrW = $clog2(BufDepth);
@@ -428,7 +434,8 @@ module canopy_router_input #(
 
   for (genvar v = 0; v < NumVcs; v++) begin : gen_buf
     localparam bit          Coll  = canopy_pkg::vc_is_coll(v);
-    localparam int unsigned Depth = Coll ? CollBufDepth : BufDepth;
+    localparam int unsigned Depth = v == canopy_pkg::VcCollDown ? DownBufDepth
+                                  : Coll ? CollBufDepth : BufDepth;
     localparam int unsigned VPtrW = $clog2(Depth);
     // A collective VC's entries all leave through the collective port on the VC they came
     // in on (hi = bit 0 of v), so it keeps only {bad, head, last}: one column of LUT RAM

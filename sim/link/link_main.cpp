@@ -8,7 +8,7 @@
 //
 // Each end stands in for a router port: a source that sends flits of packets on the VCs in
 // MASK while it holds credits (as many per VC as a router input has: 64 on the
-// point-to-point VCs, 32 on the collective ones) and returns collective slot credits at
+// point-to-point VCs and COLL_DOWN, 32 on COLL_UP) and returns collective slot credits at
 // --ev-rate per cycle; a sink that takes every flit the link delivers into that VC's
 // buffer (overflow is a credit error) and drains one flit per cycle with probability
 // --drain, returning its credit. Both directions carry traffic at once.
@@ -49,7 +49,7 @@ namespace {
 constexpr int kNumVcs = 4;
 constexpr int kTrees = 16;
 constexpr int kWireBits = 64 + 5;  // body, valid, ctl, last, vc (2)
-const int kVcCredits[kNumVcs] = {64, 64, 32, 32};
+const int kVcCredits[kNumVcs] = {64, 64, 32, 64};
 
 struct Options {
     uint64_t seed = 1;

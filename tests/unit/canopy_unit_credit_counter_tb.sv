@@ -25,9 +25,10 @@ module canopy_unit_credit_counter_tb #(
       .return_i    (return_i[k]),
       .available_o (available_o[k]),
       .claim_i     (1'b0),
-      .ready_o     (unused_ready)
+      .ready_o     (unused_ready),
+      .room_o      (unused_room)
     );
-    wire logic unused_ready;
+    wire logic unused_ready, unused_room;
   end
 endmodule
 

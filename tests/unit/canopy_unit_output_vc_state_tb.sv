@@ -27,7 +27,8 @@ module canopy_unit_output_vc_state_tb #(
 
     logic [NumVcs-1:0] ready, busy;
 
-    canopy_output_vc_state #(.NumVcs(NumVcs), .Credits(Credits), .CollCredits(CollCredits)) u_dut (
+    canopy_output_vc_state #(.NumVcs(NumVcs), .Credits(Credits), .CollCredits(CollCredits),
+                             .DownCredits(CollCredits)) u_dut (
       .clk_i,
       .rst_i,
       .grant_i      (grant_i[k][NumVcs-1:0]),
@@ -35,8 +36,10 @@ module canopy_unit_output_vc_state_tb #(
       .sent_i       (sent_i[k][NumVcs-1:0]),
       .credit_i     (credit_i[k][NumVcs-1:0]),
       .ready_o      (ready),
-      .busy_o       (busy)
+      .busy_o       (busy),
+      .down_room_o  (unused_room)
     );
+    wire logic unused_room;
 
     assign ready_o[k] = MaxVcs'(ready);
     assign busy_o[k]  = MaxVcs'(busy);

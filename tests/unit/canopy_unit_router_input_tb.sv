@@ -54,6 +54,7 @@ module canopy_unit_router_input_tb #(
       .FlitWidth (64),
       .BufDepth  (16),
       .CollBufDepth (8),
+      .DownBufDepth (8),
       .PortIndex (k)
     ) u_dut (
       .clk_i,
