@@ -954,15 +954,16 @@ WHOLESALE = ("model", "model-fit")
 MODEL_INPUTS = cost_model.MODELED + ("hop-latency",)
 
 
-def merge(new):
-    """Replace records of the benches just run, keep the others (later benches add theirs)."""
+def merge(new, per_impl=False):
+    """Replace records of the benches just run, keep the others (later benches add theirs).
+    per_impl (--impl): replace only the implementations just run."""
     old = []
     for path in (OUT, PUBLISHED):
         if os.path.exists(path):
             with open(path) as f:
                 old = json.load(f)
             break
-    key = lambda r: (r["bench"], r["topology"], r.get("module", r.get("top")))
+    key = lambda r: (r["bench"], r["topology"], r.get("module", r.get("top"))) + ((r.get("impl"),) if per_impl else ())
     ran = {key(r) for r in new}
     whole = {r["bench"] for r in new if r["bench"] in WHOLESALE}
     merged = [{k: v for k, v in r.items() if k not in UNPUBLISHED_FIELDS}
@@ -991,6 +992,9 @@ def main():
     ap.add_argument("--only", default="", help="run only benches whose name contains this")
     ap.add_argument("--torus", default="",
                     help="bcast, reduce, shmem: only these tori (comma separated, e.g. 3x3); default all")
+    ap.add_argument("--impl", default="",
+                    help="bcast: only these implementations (comma separated, e.g. hw); the "
+                         "others' records are kept")
     ap.add_argument("--docs-only", action="store_true",
                     help="no runs: rewrite docs/perf.md tables and plots from results.json")
     args = ap.parse_args()
@@ -1022,7 +1026,9 @@ def main():
     if args.only in "bcast":
         for torus, extra, impls, hop_latency in BCAST_RUNS:
             if not args.torus or torus in args.torus.split(","):
-                records += bcast_records(torus, extra, impls, hop_latency)
+                if args.impl:
+                    impls = [i for i in impls if i in args.impl.split(",")]
+                records += bcast_records(torus, extra, impls, hop_latency and not args.impl)
     if args.only in "reduce":
         for torus, extra in REDUCE_RUNS:
             if not args.torus or torus in args.torus.split(","):
@@ -1039,12 +1045,12 @@ def main():
         records += fpga_records()
 
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    merged = merge(records)
+    merged = merge(records, per_impl=bool(args.impl))
     # The cost model last, from the merged records: on a full run, with --only model, and
     # whenever this run measured something it is fitted to (so it never describes old data).
     if args.only in "model" or any(r["bench"] in MODEL_INPUTS for r in records):
         records += model_records(merged)
-        merged = merge(records)
+        merged = merge(records, per_impl=bool(args.impl))
     with open(OUT, "w") as f:
         json.dump(merged, f, indent=1)
         f.write("\n")

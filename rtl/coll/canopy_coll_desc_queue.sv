@@ -9,7 +9,8 @@
 //     outputs in dec_lanes_i (links 0..2n-1, local 2n) must send it. A tree's slots are
 //     decided in allocation order (the receive scheduler keeps it so).
 //   - link_ready_i (registered, send scheduler): the link lane takes a descriptor this
-//     cycle if one is offered. link_pick_o / link_pick_slot_o / link_pick_mask_o: the slot
+//     cycle if one is offered; once up it stays up until it is given one (the dispatcher
+//     checks it when it starts a dispatch and hands over two cycles later; asserted). link_pick_o / link_pick_slot_o / link_pick_mask_o: the slot
 //     given to it and the links it goes to. local_ready_i / local_pick_*: the same for the
 //     local lane.
 //   - link_tail_i / link_tail_slot_i, local_tail_*: (registered) that lane sent the slot's
@@ -278,6 +279,7 @@ module canopy_coll_desc_queue #(
   end
 
   `CANOPY_ASSERT(a_pick_ready, !link_pick_o || link_ready_i, "a descriptor given to the link lane while it cannot take one")
+  `CANOPY_ASSERT(a_ready_held, !(s1_v_q || s2_v_q) || link_ready_i, "the link lane stopped being ready during a dispatch")
   `CANOPY_ASSERT(a_one_pick, !(s2_v_q && fast), "two descriptors given to the link lane at once")
   `CANOPY_ASSERT(a_give_pending, !s2_v_q || pend_q[s2_slot_q], "the link lane was given a slot not pending")
   `CANOPY_ASSERT(a_give_oldest, !s2_v_q || !pend_q[{s2_slot_q[SlotW-1 -: TreeW], free_ptr_i[s2_slot_q[SlotW-1 -: TreeW]]}]

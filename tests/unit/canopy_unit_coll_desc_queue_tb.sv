@@ -1,6 +1,7 @@
 // canopy_unit_coll_desc_queue_tb.sv: test top for the canopy_coll_desc_queue unit test
-// (driven by coll_desc_queue_test.cpp): the descriptor queue for NumDims 2 (link lanes
-// 0..3, local lane 4), 16 trees x 2 slots, its ports brought out as packed vectors.
+// (driven by coll_desc_queue_test.cpp): the descriptor queue for NumDims 2 (links 0..3:
+// the multicast link lane's masks are 4 bits, dec_lanes_i bit 4 the local lane), 16 trees
+// x 2 slots, its ports brought out as packed vectors.
 `default_nettype none
 
 module canopy_unit_coll_desc_queue_tb (
@@ -10,11 +11,17 @@ module canopy_unit_coll_desc_queue_tb (
   input  wire logic [4:0]  dec_slot_i,
   input  wire logic [4:0]  dec_lanes_i,
   input  wire logic [15:0] free_ptr_i,
-  input  wire logic [4:0]  lane_ready_i,
-  output logic      [4:0]  pick_o,
-  output logic      [24:0] pick_slot_o,
-  input  wire logic [4:0]  tail_i,
-  input  wire logic [24:0] tail_slot_i,
+  input  wire logic        link_ready_i,
+  output logic             link_pick_o,
+  output logic      [4:0]  link_pick_slot_o,
+  output logic      [3:0]  link_pick_mask_o,
+  input  wire logic        link_tail_i,
+  input  wire logic [4:0]  link_tail_slot_i,
+  input  wire logic        local_ready_i,
+  output logic             local_pick_o,
+  output logic      [4:0]  local_pick_slot_o,
+  input  wire logic        local_tail_i,
+  input  wire logic [4:0]  local_tail_slot_i,
   input  wire logic [3:0]  cand_tree_i,
   output logic             done_o,
   input  wire logic        rel_valid_i,
@@ -29,11 +36,17 @@ module canopy_unit_coll_desc_queue_tb (
     .dec_slot_i,
     .dec_lanes_i,
     .free_ptr_i,
-    .lane_ready_i,
-    .pick_o,
-    .pick_slot_o,
-    .tail_i,
-    .tail_slot_i,
+    .link_ready_i,
+    .link_pick_o,
+    .link_pick_slot_o,
+    .link_pick_mask_o,
+    .link_tail_i,
+    .link_tail_slot_i,
+    .local_ready_i,
+    .local_pick_o,
+    .local_pick_slot_o,
+    .local_tail_i,
+    .local_tail_slot_i,
     .cand_tree_i,
     .done_o,
     .rel_valid_i,
