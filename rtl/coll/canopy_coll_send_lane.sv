@@ -73,7 +73,7 @@ module canopy_coll_send_lane #(
   output logic                         tail_o,
   output logic      [SlotW-1:0]        tail_slot_o
 );
-  localparam int unsigned SlotWords = canopy_pkg::HeaderBits / 64 + canopy_pkg::MaxPayloadBytes / 8;
+  localparam int unsigned SlotWords = canopy_pkg::MaxPacketWords;
   localparam int unsigned Cap       = StoreDepth;
   localparam int unsigned SumW      = $clog2(Cap + 1);
   // A buffered word: {slot, last, mask, head, flit}; the allocator's fields {last, mask,

@@ -84,7 +84,7 @@ module canopy_coll_wmem #(
   output logic      [NumLinks-1:0]             slot_credit_valid_o,
   output logic      [NumLinks-1:0][TreeIdW-1:0] slot_credit_tree_o
 );
-  localparam int unsigned SlotWords = canopy_pkg::HeaderBits / 64 + canopy_pkg::MaxPayloadBytes / 8;
+  localparam int unsigned SlotWords = canopy_pkg::MaxPacketWords;
   localparam int unsigned CntW      = $clog2(SlotsPerTree + 1);
 
   `CANOPY_STATIC_ASSERT(gen_words_check, SlotWords == 34, "the layout assumes 2 header + 32 payload words")

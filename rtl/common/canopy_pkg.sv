@@ -11,6 +11,9 @@ package canopy_pkg;
   localparam int unsigned WordBits        = 64;
   localparam int unsigned MaxPayloadBytes = 256;
   localparam int unsigned MaxGetBytes     = 65536;
+  // The largest packet in WordBits words: its header and a full payload (a collective
+  // working-memory slot; a whole packet's room at a child, docs/collectives.md).
+  localparam int unsigned MaxPacketWords  = HeaderBits / WordBits + MaxPayloadBytes * 8 / WordBits;
   localparam int unsigned CoordBits       = 4;
   localparam int unsigned MaxDims         = 4;
 

@@ -117,7 +117,7 @@ module canopy_router #(
   // A collective packet's flits at most (64-bit flits: the collective unit's width). The
   // collective unit's link lane sends a packet on COLL_DOWN only with room for all of it
   // at every child (docs/collectives.md), so a link input's COLL_DOWN buffer holds one.
-  localparam int unsigned CollPacketFlits = canopy_pkg::HeaderBits / 64 + canopy_pkg::MaxPayloadBytes / 8;
+  localparam int unsigned CollPacketFlits = canopy_pkg::MaxPacketWords;
 
   `CANOPY_STATIC_ASSERT(gen_down_room_check, LinkBufDepth > CollPacketFlits,
                         "a link input's COLL_DOWN buffer (LinkBufDepth) must hold a whole collective packet")
