@@ -63,6 +63,8 @@ struct Options {
     canopy::FaultOptions faults;  // protected-link builds only (LINK_PROTECT=1)
     uint64_t fault_seed = 1;
     bool verbose = false;
+    std::string activity_path;       // --activity: per-window bus activity, JSON lines
+    uint64_t activity_window = 256;  // cycles per --activity line
     std::vector<char *> program;
 };
 
@@ -73,6 +75,7 @@ struct Options {
                  "                    [--mmio-write-ns T] [--mmio-read-ns T] [--dma-write-ns T] [--dma-read-ns T]\n"
                  "                    [--arena-mb M] [--pe-timeout-s S] [--jitter-ns T [--seed N]] [--verbose]\n"
                  "                    [--ber X] [--burst-rate X] [--burst-len N] [--drop X] [--fault-seed N]\n"
+                 "                    [--activity FILE [--activity-window N]]\n"
                  "                    -- program [args]\n",
                  msg);
     std::exit(2);
@@ -111,10 +114,15 @@ Options parse(int argc, char **argv) {
         else if (a == "--drop") o.faults.drop = num("--drop");
         else if (a == "--fault-seed") o.fault_seed = static_cast<uint64_t>(num("--fault-seed"));
         else if (a == "--verbose") o.verbose = true;
+        else if (a == "--activity") {
+            if (i + 1 >= argc) usage("missing value for --activity");
+            o.activity_path = argv[++i];
+        } else if (a == "--activity-window") o.activity_window = static_cast<uint64_t>(num("--activity-window"));
         else usage(("unknown option " + a).c_str());
     }
     if (o.program.empty()) usage("no program given");
     if (o.clock_mhz == 0) usage("--clock-mhz must be positive");
+    if (o.activity_window == 0) usage("--activity-window must be positive");
     if (o.faults.any() && !CANOPY_LINK_PROTECT) usage("fault options need a protected-link build (canopy-run --link-protect)");
     if (o.faults.ber < 0 || o.faults.ber > 0.5 || o.faults.burst_rate < 0 || o.faults.burst_rate > 0.5 ||
         o.faults.drop < 0 || o.faults.drop > 0.5 || o.faults.burst_len < 2)
@@ -201,11 +209,17 @@ public:
             hosts_.emplace_back((*tiles_)[n], n, mem_.arena(n), s->arena_bytes, kArenaBusBase, t);
         }
         pes_.resize(CANOPY_NODES);
+        if (!o.activity_path.empty() && !(activity_ = std::fopen(o.activity_path.c_str(), "w")))
+            throw std::runtime_error("cannot write " + o.activity_path + ": " + std::strerror(errno));
         if (o.faults.any()) {
             unsigned vc_bits = 0;
             while ((1u << vc_bits) < CANOPY_NUM_VCS) vc_bits++;
             tiles_->set_faults(o.faults, o.fault_seed, 64 + vc_bits + 3);  // {ctl, vc, last, body, valid}
         }
+    }
+
+    ~Cosim() {
+        if (activity_) std::fclose(activity_);
     }
 
     int run();
@@ -227,6 +241,7 @@ private:
     void kill_all();
     void job_exit(unsigned i, int status);
     void report_links() const;
+    void write_activity();
 
     Options o_;
     SharedMemory mem_;
@@ -237,6 +252,8 @@ private:
     uint64_t cycle_ = 0;
     bool failed_ = false;
     int job_exit_status_ = -1;  // >= 0 once a PE ended the job (canopy_job_exit)
+    std::FILE *activity_ = nullptr;
+    uint64_t activity_start_ = 0;  // first cycle of the window being counted
 };
 
 void Cosim::fail(const std::string &why) {
@@ -259,6 +276,23 @@ void Cosim::report_links() const {
                  flipped, hit, dropped, flits, refused, replays, down, dead_drops);
 }
 
+// One line per node that moved anything on its PCIe side in the window just ended: where
+// a stream's time goes (which channel is busy every cycle, which one waits). It only
+// reads the counts the PCIe model keeps, so the run is the same run with or without it.
+void Cosim::write_activity() {
+    for (unsigned n = 0; n < CANOPY_NODES; ++n) {
+        const PcieHost::Activity a = hosts_[n].take_activity();
+        if (!a.any()) continue;
+        std::fprintf(activity_,
+                     "{\"cycle\": %" PRIu64 ", \"cycles\": %" PRIu64 ", \"node\": %u, \"mmio_w\": %" PRIu64
+                     ", \"mmio_w_wait\": %" PRIu64 ", \"dma_w\": %" PRIu64 ", \"dma_w_wait\": %" PRIu64
+                     ", \"dma_r\": %" PRIu64 "}\n",
+                     activity_start_, cycle_ - activity_start_, n, a.mmio_w, a.mmio_w_wait, a.dma_w, a.dma_w_wait,
+                     a.dma_r);
+    }
+    activity_start_ = cycle_;
+}
+
 void Cosim::step() {
     for (auto &h : hosts_) h.drive(cycle_);
     tiles_->exchange();
@@ -266,6 +300,7 @@ void Cosim::step() {
     for (auto &h : hosts_) h.sample(cycle_);
     tiles_->eval(true);
     ++cycle_;
+    if (activity_ && cycle_ - activity_start_ == o_.activity_window) write_activity();
     if (ctx_->gotError()) fail("RTL assertion failed (see the message above)");
 }
 
@@ -483,6 +518,7 @@ int Cosim::run() {
                  describe_waits());
     }
     if (failed_) kill_all();
+    if (activity_) write_activity();  // the last, partial window
     // Reap every PE: detached ones finish on their own.
     int worst = 0;
     for (unsigned i = 0; i < CANOPY_NODES; ++i) {

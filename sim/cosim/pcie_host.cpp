@@ -108,6 +108,12 @@ uint64_t PcieHost::read_mem(uint64_t addr) {
 
 void PcieHost::sample(uint64_t now) {
     auto fire = [](const auto &valid, const auto &ready) { return valid && ready; };
+    auto wait = [](const auto &valid, const auto &ready) { return valid && !ready; };
+    activity_.mmio_w += fire(m_.s_axi_wvalid_i, m_.s_axi_wready_o);
+    activity_.mmio_w_wait += wait(m_.s_axi_wvalid_i, m_.s_axi_wready_o);
+    activity_.dma_w += fire(m_.m_axi_wvalid_o, m_.m_axi_wready_i);
+    activity_.dma_w_wait += wait(m_.m_axi_wvalid_o, m_.m_axi_wready_i);
+    activity_.dma_r += fire(m_.m_axi_rvalid_i, m_.m_axi_rready_o);
     // MMIO handshakes.
     if (fire(m_.s_axi_awvalid_i, m_.s_axi_awready_o)) aw_sent_ = true, last_activity_ = now;
     if (fire(m_.s_axi_wvalid_i, m_.s_axi_wready_o)) {

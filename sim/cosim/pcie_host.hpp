@@ -55,6 +55,15 @@ public:
     void drive(uint64_t now);   // before the clock edge
     void sample(uint64_t now);  // after the clock edge
 
+    // Bus activity since the last take_activity() (--activity): beats that moved and beats
+    // that were offered but waited, on the MMIO write channel (host to device) and the
+    // DMA write and read data channels (device to host memory and back).
+    struct Activity {
+        uint64_t mmio_w = 0, mmio_w_wait = 0, dma_w = 0, dma_w_wait = 0, dma_r = 0;
+        bool any() const { return mmio_w || mmio_w_wait || dma_w || dma_w_wait || dma_r; }
+    };
+    Activity take_activity() { Activity a = activity_; activity_ = {}; return a; }
+
     bool busy() const;                   // anything in flight, either direction
     uint64_t last_activity() const { return last_activity_; }
     uint64_t writes_applied() const { return writes_applied_; }  // DMA write beats landed in host memory
@@ -105,6 +114,7 @@ private:
     uint64_t last_write_apply_ = 0;     // when the newest accepted write beat lands
     std::deque<ReadBurst> reads_;
 
+    Activity activity_;
     uint64_t jitter();  // 0 .. jitter_cycles (0 without jitter)
     uint64_t rng_;
     uint64_t last_mmio_at_ = 0;  // posted writes stay in order under jitter
