@@ -107,10 +107,11 @@ int canopy_bcast(canopy_dev *dev, const struct canopy_bcast_args *a, struct cano
     const uint32_t npkts = (uint32_t)((a->size + mp - 1) / mp);
     if (i_am_root) {
         const uint8_t *p = a->src;
-        uint64_t flits[2 + CANOPY_PKT_MAX_PAYLOAD / 8];
+        struct canopy_batch batch = {.vc = CANOPY_VC_P2P_LO};
         for (size_t off = 0; off < a->size;) {
             size_t chunk = a->size - off < mp ? a->size - off : mp;
-            memset(flits, 0, sizeof flits);
+            uint64_t *flits;
+            if ((rc = canopy_batch_slot(dev, &batch, 2 + (unsigned)((chunk + 7) / 8), &flits))) return rc;
             canopy_hdr_set_ptype(flits, CANOPY_PKT_BCAST_REQ);
             canopy_hdr_set_flags(flits, (a->flags & CANOPY_BCAST_SKIP_SRC) ? CANOPY_FLAG_SKIP_SRC : 0);
             canopy_hdr_set_dst(flits, packed_coords(dev, t->root)); /* to the tree's root */
@@ -120,10 +121,9 @@ int canopy_bcast(canopy_dev *dev, const struct canopy_bcast_args *a, struct cano
             canopy_hdr_set_offset(flits, a->offset + off);
             canopy_hdr_set_group(flits, a->group);
             memcpy(flits + 2, p + off, chunk);
-            if ((rc = canopy_dev_inject(dev, flits, 2 + (unsigned)((chunk + 7) / 8), CANOPY_VC_P2P_LO))) return rc;
             off += chunk;
         }
-        if ((rc = canopy_dev_doorbell(dev))) return rc;
+        if ((rc = canopy_batch_flush(dev, &batch)) || (rc = canopy_dev_doorbell(dev))) return rc;
     }
     memset(done, 0, sizeof *done);
     done->tree = a->tree;

@@ -362,24 +362,74 @@ static int ring_write(canopy_dev *dev, const uint64_t *words, uint32_t n)
     return CANOPY_OK;
 }
 
-/* One ring entry: a descriptor word, then its words. Doorbells are batched. */
-static int inject_words(canopy_dev *dev, uint64_t desc, const uint64_t *words, unsigned nwords)
+/* One ring entry: a descriptor word, then its words (npkts packets). Doorbells are
+ * batched by packets; a doorbell always covers whole entries (the device checks each
+ * packet of a batch against the tail when it reaches it). */
+static int inject_entry(canopy_dev *dev, uint64_t desc, const uint64_t *words, unsigned nwords, unsigned npkts)
 {
-    uint64_t buf[1 + MAX_FLITS];
+    uint64_t buf[1 + MAX_ENTRY_WORDS];
     buf[0] = desc;
     if (nwords) memcpy(buf + 1, words, 8u * nwords);
     int rc;
     if ((rc = ring_reserve(dev, 1 + nwords)) || (rc = ring_write(dev, buf, 1 + nwords))) return rc;
-    if (++dev->unrung >= DOORBELL_BATCH) return canopy_dev_doorbell(dev);
+    dev->unrung += npkts;
+    if (dev->unrung >= DOORBELL_BATCH) return canopy_dev_doorbell(dev);
     return CANOPY_OK;
 }
 
-/* Descriptor word (docs/host-interface.md): flit count, local-port VC. */
-static uint64_t descriptor(unsigned nflits, unsigned vc) { return (uint64_t)nflits | ((uint64_t)vc << 8); }
+static int inject_words(canopy_dev *dev, uint64_t desc, const uint64_t *words, unsigned nwords)
+{
+    return inject_entry(dev, desc, words, nwords, 1);
+}
+
+/* Descriptor word (docs/host-interface.md): flit count, local-port VC, and how many more
+ * packets of that size follow in the same entry. */
+static uint64_t descriptor(unsigned nflits, unsigned vc, unsigned more)
+{
+    return (uint64_t)nflits | ((uint64_t)vc << 8) | ((uint64_t)more << 10);
+}
 
 int canopy_dev_inject(canopy_dev *dev, const uint64_t *flits, unsigned nflits, unsigned vc)
 {
-    return inject_words(dev, descriptor(nflits, vc), flits, nflits);
+    return inject_words(dev, descriptor(nflits, vc, 0), flits, nflits);
+}
+
+/* npkts packets of nflits flits each, back to back in flits[], as one ring entry: one
+ * descriptor word for all of them, so a stream of full packets costs the host's MMIO
+ * path and the injector no word per packet beyond the packet's own. */
+int canopy_dev_inject_batch(canopy_dev *dev, const uint64_t *flits, unsigned nflits, unsigned npkts, unsigned vc)
+{
+    if (npkts == 0 || npkts > MAX_BATCH_PKTS || (size_t)nflits * npkts > MAX_ENTRY_WORDS) return CANOPY_EINVAL;
+    return inject_entry(dev, descriptor(nflits, vc, npkts - 1), flits, nflits * npkts, npkts);
+}
+
+/* Packets of nflits flits that fit one ring entry on this device. */
+static unsigned batch_limit(const canopy_dev *dev, unsigned nflits)
+{
+    unsigned fit = (dev->inj_words - 1) / nflits, lim = MAX_ENTRY_WORDS / nflits;
+    if (lim > fit) lim = fit;
+    if (lim > MAX_BATCH_PKTS) lim = MAX_BATCH_PKTS;
+    return lim ? lim : 1;
+}
+
+int canopy_batch_flush(canopy_dev *dev, struct canopy_batch *b)
+{
+    if (!b->npkts) return CANOPY_OK;
+    int rc = canopy_dev_inject_batch(dev, b->words, b->nflits, b->npkts, b->vc);
+    b->npkts = 0;
+    return rc;
+}
+
+int canopy_batch_slot(canopy_dev *dev, struct canopy_batch *b, unsigned nflits, uint64_t **slot)
+{
+    int rc;
+    if (b->npkts && (nflits != b->nflits || b->npkts == batch_limit(dev, nflits)) &&
+        (rc = canopy_batch_flush(dev, b)))
+        return rc;
+    b->nflits = nflits;
+    *slot = b->words + (size_t)b->npkts++ * nflits;
+    memset(*slot, 0, 8u * nflits);
+    return CANOPY_OK;
 }
 
 int canopy_raw_inject(canopy_dev *dev, const uint64_t *flits, unsigned nflits, unsigned vc)
@@ -429,10 +479,11 @@ int canopy_put(canopy_dev *dev, int node, uint64_t offset, const void *src, size
 
     const uint8_t *p = src;
     const size_t mp = dev->caps.max_payload;
-    uint64_t flits[2 + CANOPY_PKT_MAX_PAYLOAD / 8];
+    struct canopy_batch batch = {.vc = CANOPY_VC_P2P_LO};
     for (size_t done = 0; done < len;) {
         size_t chunk = len - done < mp ? len - done : mp;
-        memset(flits, 0, sizeof flits);
+        uint64_t *flits;
+        if ((rc = canopy_batch_slot(dev, &batch, 2 + (unsigned)((chunk + 7) / 8), &flits))) return rc;
         canopy_hdr_set_ptype(flits, CANOPY_PKT_PUT);
         canopy_hdr_set_flags(flits, CANOPY_FLAG_ACK_REQ | ((flags & CANOPY_PUT_NOTIFY) ? CANOPY_FLAG_NOTIFY : 0));
         canopy_hdr_set_dst(flits, packed_coords(dev, node));
@@ -440,11 +491,10 @@ int canopy_put(canopy_dev *dev, int node, uint64_t offset, const void *src, size
         canopy_hdr_set_len(flits, chunk);
         canopy_hdr_set_offset(flits, offset + done);
         memcpy(flits + 2, p + done, chunk); /* little-endian payload bytes; the tail stays 0 */
-        unsigned nflits = 2 + (unsigned)((chunk + 7) / 8);
-        if ((rc = canopy_dev_inject(dev, flits, nflits, CANOPY_VC_P2P_LO))) return rc;
         ++dev->puts_issued;
         done += chunk;
     }
+    if ((rc = canopy_batch_flush(dev, &batch))) return rc;
     return canopy_dev_doorbell(dev);
 }
 

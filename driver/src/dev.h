@@ -19,6 +19,8 @@ enum {
     WB_BYTES = 64,
     DOORBELL_BATCH = 8,      /* packets written before one doorbell */
     MAX_FLITS = 255,         /* descriptor limit */
+    MAX_BATCH_PKTS = 8,      /* packets in one ring entry (the descriptor allows 256) */
+    MAX_ENTRY_WORDS = MAX_BATCH_PKTS * (2 + CANOPY_PKT_MAX_PAYLOAD / 8), /* words after a descriptor */
 };
 /* Writeback block words (docs/host-interface.md). WB_PUTS packs the acknowledged count
  * (bits 39..0) with the refused count (bits 63..40) so one read sees both consistently;
@@ -114,6 +116,17 @@ int canopy_dev_doorbell(canopy_dev *dev);
 /* Write one packet of nflits flits into the injection ring for local-port VC vc; the
  * doorbell is batched (core.c). */
 int canopy_dev_inject(canopy_dev *dev, const uint64_t *flits, unsigned nflits, unsigned vc);
+int canopy_dev_inject_batch(canopy_dev *dev, const uint64_t *flits, unsigned nflits, unsigned npkts, unsigned vc);
+
+/* Packets of one size and VC collected into one ring entry: canopy_batch_slot gives a
+ * zeroed slot for the next packet (injecting the batch first if the packet cannot join
+ * it: another size, or the batch is full); canopy_batch_flush injects what is collected. */
+struct canopy_batch {
+    uint64_t words[MAX_ENTRY_WORDS];
+    unsigned npkts, nflits, vc;
+};
+int canopy_batch_slot(canopy_dev *dev, struct canopy_batch *b, unsigned nflits, uint64_t **slot);
+int canopy_batch_flush(canopy_dev *dev, struct canopy_batch *b);
 /* Every wait of the library (core.c): hal wait, in slices of COLL_PROGRESS_SLICE_NS while
  * reduces are in flight, re-issuing refused reduces between them. */
 int canopy_dev_wait(canopy_dev *dev, const volatile uint64_t *addr, uint64_t mask, int cmp, uint64_t value,

@@ -4,9 +4,11 @@
 // Interface contract
 //   - s_axi_*: AXI4, 64-bit data, 16-bit byte address (64 KiB BAR0). INCR bursts of any
 //     length (1..256 beats) and any beat size up to 8 bytes, any WSTRB. FIXED bursts repeat
-//     their address; WRAP bursts are treated as INCR (a PCIe bridge never issues them). One
-//     write burst and one read burst are handled at a time (the next address is accepted
-//     after the response of the current one); reads and writes proceed independently.
+//     their address; WRAP bursts are treated as INCR (a PCIe bridge never issues them).
+//     Writes: the next burst's address is accepted while the current burst's beats stream,
+//     so back-to-back bursts take one beat per cycle with no gap; responses queue (up to
+//     BQueueDepth + 1) and return in order. One read burst is handled at a time (the next
+//     address is accepted after its last beat); reads and writes proceed independently.
 //     Every response is OKAY: a refused access is counted, never signalled as a bus error.
 //   - Address map: CSR space 0x0000..0x0FFF goes to canopy_csr's access port (csr_*); the
 //     injection window 0x8000..0xFFFF to the injection ring (win_*: window word index
@@ -110,22 +112,39 @@ module canopy_axi_slave #(
   endfunction
 
   // ---------------------------------------------------------------- write side
-  typedef enum logic [1:0] { WIdle, WData, WResp } wstate_e;
-  wstate_e              w_state_q, w_state_d;
-  logic [AddrWidth-1:0] w_addr_q, w_addr_d;
-  logic [7:0]           w_left_q, w_left_d;    // beats left after the current one
+  // One burst is active (its beats are taken); the next burst's address waits in aw_next
+  // (accepted while the active one streams), so beats of back-to-back bursts follow one
+  // another without a gap. A finished burst's ID waits in a small FIFO for its response;
+  // beats stop only while that FIFO is full.
+  localparam int unsigned BQueueDepth = 2;  // responses waiting behind the head
+  typedef struct packed {
+    logic [AddrWidth-1:0] addr;
+    logic [7:0]           len;
+    logic [2:0]           size;
+    logic [1:0]           burst;
+    logic [IdWidth-1:0]   id;
+  } aw_t;
+
+  aw_t                  aw_in, aw_next_q, aw_take;
   logic [2:0]           w_size_q;
   logic [1:0]           w_burst_q;
   logic [IdWidth-1:0]   w_id_q;
-  logic                 w_beat, w_any_strb;
+  logic                 aw_next_valid_q, w_active_q;
+  logic [AddrWidth-1:0] w_addr_q;
+  logic [7:0]           w_left_q;      // beats left after the current one
+  logic                 aw_fire, w_beat, w_done, w_free, w_any_strb;
+  logic                 b_room;
 
-  assign s_axi_awready_o = w_state_q == WIdle;
-  assign s_axi_wready_o  = w_state_q == WData;
-  assign s_axi_bvalid_o  = w_state_q == WResp;
-  assign s_axi_bid_o     = w_id_q;
-  assign s_axi_bresp_o   = RespOkay;
+  assign aw_in = '{addr: s_axi_awaddr_i, len: s_axi_awlen_i, size: s_axi_awsize_i,
+                   burst: s_axi_awburst_i, id: s_axi_awid_i};
 
-  assign w_beat     = w_state_q == WData && s_axi_wvalid_i;
+  assign s_axi_awready_o = !aw_next_valid_q;
+  assign s_axi_wready_o  = w_active_q && b_room;
+  assign aw_fire         = s_axi_awvalid_i && s_axi_awready_o;
+
+  assign w_beat     = s_axi_wvalid_i && s_axi_wready_o;
+  assign w_done     = w_beat && w_left_q == '0;
+  assign w_free     = !w_active_q || w_done;        // the active slot takes a burst this cycle
   assign w_any_strb = s_axi_wstrb_i != '0;
 
   assign csr_wr_o      = w_beat && w_any_strb && is_csr(w_addr_q);
@@ -138,40 +157,48 @@ module canopy_axi_slave #(
   assign win_wr_strb_o = s_axi_wstrb_i;
   assign err_wr_o      = w_beat && w_any_strb && !is_csr(w_addr_q) && !is_win(w_addr_q);
 
-  always_comb begin
-    w_state_d = w_state_q;
-    w_addr_d  = w_addr_q;
-    w_left_d  = w_left_q;
-    unique case (w_state_q)
-      WIdle: if (s_axi_awvalid_i) begin
-        w_state_d = WData;
-        w_addr_d  = s_axi_awaddr_i;
-        w_left_d  = s_axi_awlen_i;
-      end
-      WData: if (s_axi_wvalid_i) begin
-        w_addr_d = next_addr(w_addr_q, w_size_q, w_burst_q);
-        w_left_d = w_left_q - 1'b1;
-        if (w_left_q == '0) w_state_d = WResp;
-      end
-      WResp: if (s_axi_bready_i) w_state_d = WIdle;
-      default: w_state_d = WIdle;
-    endcase
-  end
-
+  // The active slot takes the waiting address first (AXI keeps write bursts in address
+  // order), else the one arriving now; an address arriving while the slot is busy waits.
   always_ff @(posedge clk_i) begin
-    if (rst_i) w_state_q <= WIdle;
-    else       w_state_q <= w_state_d;
-  end
-
-  always_ff @(posedge clk_i) begin
-    w_addr_q <= w_addr_d;
-    w_left_q <= w_left_d;
-    if (w_state_q == WIdle && s_axi_awvalid_i) begin
-      w_size_q  <= s_axi_awsize_i;
-      w_burst_q <= s_axi_awburst_i;
-      w_id_q    <= s_axi_awid_i;
+    if (rst_i) begin
+      w_active_q      <= 1'b0;
+      aw_next_valid_q <= 1'b0;
+    end else begin
+      if (w_free) w_active_q <= aw_next_valid_q || aw_fire;
+      aw_next_valid_q <= w_free ? aw_next_valid_q && aw_fire : aw_next_valid_q || aw_fire;
     end
   end
+
+  assign aw_take = aw_next_valid_q ? aw_next_q : aw_in;
+
+  always_ff @(posedge clk_i) begin
+    if (aw_fire && !(w_free && !aw_next_valid_q)) aw_next_q <= aw_in;
+    if (w_free) begin
+      w_addr_q  <= aw_take.addr;
+      w_left_q  <= aw_take.len;
+      w_size_q  <= aw_take.size;
+      w_burst_q <= aw_take.burst;
+      w_id_q    <= aw_take.id;
+    end else if (w_beat) begin
+      w_addr_q  <= next_addr(w_addr_q, w_size_q, w_burst_q);
+      w_left_q  <= w_left_q - 1'b1;
+    end
+  end
+
+  logic [$clog2(BQueueDepth + 1):0] b_count;
+  canopy_reg_fifo #(.Width(IdWidth), .Depth(BQueueDepth)) u_b_queue (
+    .clk_i,
+    .rst_i,
+    .in_valid_i  (w_done),
+    .in_ready_o  (b_room),
+    .in_data_i   (w_id_q),
+    .out_valid_o (s_axi_bvalid_o),
+    .out_ready_i (s_axi_bready_i),
+    .out_data_o  (s_axi_bid_o),
+    .count_o     (b_count)
+  );
+  wire logic unused_b_count = ^b_count;
+  assign s_axi_bresp_o = RespOkay;
 
   // ---------------------------------------------------------------- read side
   typedef enum logic [1:0] { RIdle, RIssue, RData } rstate_e;
@@ -240,6 +267,8 @@ module canopy_axi_slave #(
 
   `CANOPY_ASSERT(a_wlast, !w_beat || s_axi_wlast_i == (w_left_q == '0),
                  "WLAST disagrees with AWLEN")
+  `CANOPY_ASSERT(a_next_behind_active, !aw_next_valid_q || w_active_q,
+                 "a write address waits while no burst is active")
   `CANOPY_ASSERT(a_csr_port_shared, !(csr_wr_o && csr_rd_o), "CSR read and write in one cycle")
 endmodule
 

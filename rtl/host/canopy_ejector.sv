@@ -551,7 +551,9 @@ module canopy_ejector #(
         pop_front = !ended_q;
         ended_d   = ended_q || front_last;
         words_d   = words_q + 1'b1;
-        if (words_d == pay_words) state_d = SDiscard;
+        // The last payload word: with the packet's tail taken as well (a packet as long
+        // as its len, the usual case), straight on as SDiscard would go, a cycle sooner.
+        if (words_d == pay_words) state_d = !ended_d ? SDiscard : count_q ? SCount : entry_q ? SEntry : SHdr0;
       end
       SDiscard: begin
         // Drop what is left of the packet (the payload of anything but a PUT written).

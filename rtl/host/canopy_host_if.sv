@@ -748,6 +748,7 @@ module canopy_host_if #(
   // ---------------------------------------------------------------- writeback
   logic        wb_req_valid, wb_req_ready, wb_data_valid, wb_data_ready, wb_done;
   logic [63:0] wb_req_addr, wb_data;
+  logic [6:0]  wb_req_len;
 
   canopy_writeback u_writeback (
     .clk_i,
@@ -763,6 +764,7 @@ module canopy_host_if #(
     .req_valid_o   (wb_req_valid),
     .req_ready_i   (wb_req_ready),
     .req_addr_o    (wb_req_addr),
+    .req_len_o     (wb_req_len),
     .data_valid_o  (wb_data_valid),
     .data_ready_i  (wb_data_ready),
     .data_o        (wb_data),
@@ -803,7 +805,7 @@ module canopy_host_if #(
   assign dma_req_valid = dma_req != '0;
   assign dma_req_addr  = dma_pick == 2'd2 ? amo_wr_addr : dma_pick == 2'd1 ? wb_req_addr : ejq_req_addr;
   assign dma_req_len   = dma_pick == 2'd2 ? amo_wr_len
-                       : dma_pick == 2'd1 ? LenW'(canopy_host_pkg::WbBytes) : ejq_req_len;
+                       : dma_pick == 2'd1 ? LenW'(wb_req_len) : ejq_req_len;
   assign dma_req_tag   = dma_pick == 2'd2 ? TagW'(amo_tag) : dma_pick == 2'd1 ? TagW'(wb_tag) : ejq_req_tag;
   assign ejq_req_ready = dma_req_ready && dma_grant[0];
   assign wb_req_ready  = dma_req_ready && dma_grant[1];

@@ -15,21 +15,26 @@
 //     has been read out of the RAM (into the small output FIFO), so its slot is free.
 //   - busy_o: words committed but not yet sent (STATUS.inj_busy).
 //   - err_inj_desc_o: one pulse per refused descriptor (flit count 0, or the packet runs
-//     past the tail); the injector then discards every committed word (head = tail).
+//     past the tail) and per packet of a batch that runs past the tail when the injector
+//     reaches it; the injector then discards every committed word (head = tail).
 //   - err_inj_len_o: one pulse per packet refused because its flit count disagrees with its
 //     header's length field (or the length is above canopy_pkg::MaxPayloadBytes); the
 //     packet's words are skipped, nothing of it leaves. The router's inputs cut through,
 //     so this is where a host's framing is checked before any flit enters the fabric.
 //   - tx_flit_o / tx_pkt_o: one-cycle pulses per flit / packet handed out (TX_FLITS,
 //     TX_PKTS).
-// Descriptor word: bits 7..0 flit count (1..255), bits 9..8 VC, rest reserved. The flit
-// count alone frames the packet; the router checks the header against it.
+// Descriptor word: bits 7..0 flit count (1..255), bits 9..8 VC, bits 17..10 `more`: how
+// many further packets of the same flit count and VC follow the first, back to back
+// (a batch: one descriptor for up to 256 packets), rest reserved. The flit count alone
+// frames each packet; the router checks each header against it.
 //
 // The RAM has one write port (window) and one synchronous read port (injector), so it maps
 // onto block RAM with byte enables. The injector reads a descriptor (one cycle to decide)
 // and, in the same cycle it accepts it, reads the header word; the cycle after, it checks
 // the header's length against the descriptor and either passes the header on and streams
-// the rest at one word per cycle into a 4-entry FIFO, or skips the packet. Words reach the
+// the rest at one word per cycle into a 4-entry FIFO, or skips the packet. The next packet
+// of a batch starts with its header the cycle after the previous packet's last word, so a
+// batch streams one word per cycle with no descriptor between its packets. Words reach the
 // FIFO through one register stage, so the header check on the block RAM's late output ends
 // at a flip-flop rather than in the FIFO's write logic. It reads only when the FIFO is
 // sure to have room for the words in flight.
@@ -114,10 +119,11 @@ module canopy_inj_ring #(
   assign tail_d         = (tail_we_i && tail_ok) ? tail_i : tail_q;
 
   // ---------------------------------------------------------------- injector
-  typedef enum logic [1:0] { IIdle, IDesc, IHdr, IStream } istate_e;
+  typedef enum logic [2:0] { IIdle, IDesc, INext, IHdr, IStream } istate_e;
   istate_e       state_q, state_d;
   logic [7:0]    left_q, left_d;      // words of the packet still to read
   logic [7:0]    flits_q, flits_d;    // the descriptor's flit count
+  logic [7:0]    more_q, more_d;      // packets of the batch after the current one
   // The header's length field must call for exactly flits_q flits: HdrWords + ceil(len / 8).
   // Kept as the two values len / 8 (rounded down) may take, flits - HdrWords for a length
   // that is a multiple of 8 and one less otherwise, so the check of the header word is an
@@ -136,10 +142,15 @@ module canopy_inj_ring #(
 
   wire logic [7:0]  desc_flits = ram_rdata_q[7:0];
   wire logic [1:0]  desc_vc    = ram_rdata_q[9:8];
+  wire logic [7:0]  desc_more  = ram_rdata_q[17:10];
   // The packet, descriptor included (desc_flits + 1 words), runs past the committed words:
   // desc_flits + 1 > used, compared on 9 bits (desc_flits + 1 <= 256), not through a
   // 32-bit adder and comparator behind the RAM read.
   wire logic        desc_short = used[31:9] == '0 && {1'b0, desc_flits} >= used[8:0];
+  // The next packet of a batch (flits_q words from head) runs past the committed words.
+  wire logic        next_short = used[31:8] == '0 && flits_q > used[7:0];
+  // After a packet's last word: the batch's next packet, or the next descriptor.
+  wire istate_e     after_pkt  = more_q != '0 ? INext : IIdle;
   wire logic [2:0]  in_flight  = 3'(infl_q) + 3'(w2_valid_q);
   wire logic        fifo_room  = 32'(fifo_count) + 32'(in_flight) < FifoDepth;
 
@@ -160,6 +171,7 @@ module canopy_inj_ring #(
     head_d         = head_q;
     left_d         = left_q;
     flits_d        = flits_q;
+    more_d         = more_q;
     want_d         = want_q;
     want1_d        = want1_q;
     vc_d           = vc_q;
@@ -190,10 +202,27 @@ module canopy_inj_ring #(
           head_d    = head_q + 32'd2;
           left_d    = desc_flits - 1'b1;
           flits_d   = desc_flits;
+          more_d    = desc_more;
           // (wrapping below HdrWords: no 8-bit value len / 8 can take then)
           want_d    = desc_flits - 8'(HdrWords);
           want1_d   = desc_flits - 8'(HdrWords + 1);
           vc_d      = VcW'(desc_vc);
+          state_d   = IHdr;
+        end
+      end
+      INext: begin
+        // The batch's next packet: as IDesc, with the descriptor's fields held and the
+        // header at head.
+        ram_re = fifo_room;
+        if (next_short) begin
+          err_inj_desc_o = 1'b1;       // resynchronise at the tail
+          head_d  = tail_q;
+          state_d = IIdle;
+        end else if (fifo_room) begin
+          read_word = 1'b1;
+          head_d    = head_q + 1'b1;
+          left_d    = flits_q - 1'b1;
+          more_d    = more_q - 1'b1;
           state_d   = IHdr;
         end
       end
@@ -204,12 +233,12 @@ module canopy_inj_ring #(
           drop_hdr      = 1'b1;
           err_inj_len_o = 1'b1;
           head_d        = head_q + 32'(left_q);
-          state_d       = IIdle;
+          state_d       = after_pkt;
         end else if (fifo_room) begin
           read_word = 1'b1;
           head_d    = head_q + 1'b1;
           left_d    = left_q - 1'b1;
-          state_d   = left_q == 8'd1 ? IIdle : IStream;
+          state_d   = left_q == 8'd1 ? after_pkt : IStream;
         end else begin
           state_d   = IStream;
         end
@@ -221,7 +250,7 @@ module canopy_inj_ring #(
           read_word = 1'b1;
           head_d    = head_q + 1'b1;
           left_d    = left_q - 1'b1;
-          if (left_q == 8'd1) state_d = IIdle;
+          if (left_q == 8'd1) state_d = after_pkt;
         end
       end
       default: state_d = IIdle;
@@ -247,12 +276,13 @@ module canopy_inj_ring #(
   always_ff @(posedge clk_i) begin
     left_q      <= left_d;
     flits_q     <= flits_d;
+    more_q      <= more_d;
     want_q      <= want_d;
     want1_q     <= want1_d;
     vc_q        <= vc_d;
     // The word read this cycle ends its packet when it is the last one left (a header is
     // never the last word: a packet has at least two).
-    infl_last_q <= state_q != IDesc && left_q == 8'd1;
+    infl_last_q <= state_q != IDesc && state_q != INext && left_q == 8'd1;
     infl_vc_q   <= vc_d;
     w2_data_q   <= {infl_vc_q, infl_last_q, ram_rdata_q};
   end
@@ -287,6 +317,8 @@ module canopy_inj_ring #(
   // ---------------------------------------------------------------- invariants
   `CANOPY_ASSERT(a_desc_short, desc_short == (32'(desc_flits) + 32'd1 > used),
                  "the narrow descriptor-length check disagrees with the full one")
+  `CANOPY_ASSERT(a_next_short, state_q != INext || next_short == (32'(flits_q) > used),
+                 "the narrow batch-packet length check disagrees with the full one")
   `CANOPY_ASSERT(a_ring_bound, used <= Words, "more words committed than the ring holds")
   `CANOPY_ASSERT(a_no_overwrite, !ram_we || 32'(wr_from_head) >= used,
                  "window write reached a committed ring word")

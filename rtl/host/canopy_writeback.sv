@@ -10,9 +10,15 @@
 //     visible one after another).
 //   - Whenever a watched value differs from what was last written (or WB_BASE has changed
 //     since), and WB_BASE != 0, and no writeback is in flight, the values are latched and
-//     one 64-byte request goes to the DMA writer (req_*, valid/ready; tag kind DmaWb).
-//     Changes during the flight coalesce into the next write. At most one is in flight.
-//   - data_*: this block's data source for the DMA writer: the 8 latched words, in order.
+//     one request goes to the DMA writer (req_*, valid/ready; tag kind DmaWb): the words
+//     from the first changed one to the last (req_addr_o = WB_BASE + 8 * first, req_len_o
+//     bytes), or the whole 64-byte block after WB_BASE changed. Changes during the flight
+//     coalesce into the next write. At most one is in flight.
+//     Why only the changed words: a stream of puts changes RX_PUTS once per 256-byte
+//     packet (INJ_HEAD at the sender likewise); rewriting all 8 words each time took 8 of
+//     every 40 DMA beats from the payload, where one word takes 1 of 33.
+//   - data_*: this block's data source for the DMA writer: the latched words of the
+//     request, in address order.
 //   - done_i: the DMA completion of the writeback (the write response returned); the
 //     next may then start.
 `default_nettype none
@@ -33,12 +39,14 @@ module canopy_writeback (
   output logic             req_valid_o,
   input  wire logic        req_ready_i,
   output logic      [63:0] req_addr_o,
+  output logic      [6:0]  req_len_o,     // bytes, 8..64
   output logic             data_valid_o,
   input  wire logic        data_ready_i,
   output logic      [63:0] data_o,
   input  wire logic        done_i
 );
-  localparam int unsigned NumVals = 6;
+  localparam int unsigned NumVals  = 6;
+  localparam int unsigned NumWords = canopy_host_pkg::WbBytes / 8;   // the block, 8 words
 
   typedef enum logic [1:0] { WIdle, WReq, WFlight } state_e;
   state_e state_q;
@@ -46,13 +54,31 @@ module canopy_writeback (
   logic [NumVals-1:0][63:0] vals, snap_q;   // current values, values last written
   logic [63:0]              base_q;         // WB_BASE they were written to
   logic [3:0]               idx_q;          // words handed to the writer
+  logic [2:0]               first_q;        // block word the request starts at
+  logic [3:0]               nwords_q;       // words in the request, 1..8
+  logic [NumVals-1:0]       changed;
+  logic                     whole;          // WB_BASE changed: write the whole block
+  logic [2:0]               first, last;
 
   assign vals  = {{gets_failed_i[23:0], gets_done_i[39:0]}, ej_written_i, rx_puts_i, puts_failed_i,
                   {puts_failed_i[23:0], puts_acked_i[39:0]}, inj_head_i};
   // 40 bits outlast any run; the failed counts are a subset of them.
   wire logic unused_high = ^{puts_acked_i[63:40], gets_done_i[63:40], gets_failed_i[63:24]};
 
-  wire logic start = state_q == WIdle && wb_base_i != '0 && (vals != snap_q || wb_base_i != base_q);
+  always_comb begin
+    for (int unsigned i = 0; i < NumVals; i++) changed[i] = vals[i] != snap_q[i];
+    whole = wb_base_i != base_q;
+    first = 3'(NumWords - 1);
+    last  = '0;
+    for (int i = NumVals - 1; i >= 0; i--) if (changed[i]) first = 3'(i);
+    for (int i = 0; i < NumVals; i++) if (changed[i]) last = 3'(i);
+    if (whole) begin
+      first = '0;
+      last  = 3'(NumWords - 1);
+    end
+  end
+
+  wire logic start = state_q == WIdle && wb_base_i != '0 && (changed != '0 || whole);
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -72,18 +98,25 @@ module canopy_writeback (
     end
   end
 
-  always_ff @(posedge clk_i) begin
-    if (start) snap_q <= vals;   // datapath, not reset
+  always_ff @(posedge clk_i) begin   // datapath, not reset
+    if (start) begin
+      snap_q   <= vals;
+      first_q  <= first;
+      nwords_q <= 4'(last) - 4'(first) + 4'd1;
+    end
   end
 
+  wire logic [2:0] word = first_q + idx_q[2:0];
   assign req_valid_o  = state_q == WReq;
-  assign req_addr_o   = base_q;
+  assign req_addr_o   = base_q + {58'b0, first_q, 3'b000};
+  assign req_len_o    = {nwords_q, 3'b000};
   // The writer reads the words only once it works on this request, so they may be offered
   // from the request on.
-  assign data_valid_o = state_q != WIdle && idx_q < 4'd8;
-  assign data_o       = idx_q < 4'(NumVals) ? snap_q[idx_q[2:0]] : '0;
+  assign data_valid_o = state_q != WIdle && idx_q < nwords_q;
+  assign data_o       = 32'(word) < NumVals ? snap_q[word] : '0;
 
-  `CANOPY_ASSERT(a_done_expected, !done_i || (state_q == WFlight && idx_q == 4'd8),
+  `CANOPY_ASSERT(a_range, !start || first <= last, "writeback range reversed")
+  `CANOPY_ASSERT(a_done_expected, !done_i || (state_q == WFlight && idx_q == nwords_q),
                  "writeback completion without a writeback in flight")
 endmodule
 

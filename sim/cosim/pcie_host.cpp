@@ -45,29 +45,35 @@ bool PcieHost::busy() const {
 }
 
 void PcieHost::drive(uint64_t now) {
-    // MMIO toward the device's slave port.
+    // MMIO toward the device's slave port. The address channel runs ahead of the data
+    // channel (as a bridge's does): the next write burst's address is offered while the
+    // front burst's beats stream, so the slave can take bursts back to back. A read waits
+    // at the front until every write before it is answered (reads do not pass writes).
     bool aw = false, w = false, ar = false;
-    if (!mmio_q_.empty() && now >= mmio_q_.front().ready_at) {
-        const Burst &b = mmio_q_.front();
-        if (b.write) {
-            aw = !aw_sent_;
-            w = aw_sent_;
+    if (aw_ahead_ < mmio_q_.size()) {
+        const Burst &b = mmio_q_[aw_ahead_];
+        if (b.write && now >= b.ready_at) {
+            aw = true;
             m_.s_axi_awaddr_i = b.off;
             m_.s_axi_awlen_i = b.words.size() - 1;
             m_.s_axi_awsize_i = kAxiSize8;
             m_.s_axi_awburst_i = kAxiIncr;
-            if (w) {
-                m_.s_axi_wdata_i = b.words[w_beat_];
-                m_.s_axi_wstrb_i = 0xff;
-                m_.s_axi_wlast_i = w_beat_ + 1 == b.words.size();
-            }
-        } else if (writes_unanswered_ == 0) {
-            ar = !ar_sent_;
-            m_.s_axi_araddr_i = b.off;
-            m_.s_axi_arlen_i = 0;
-            m_.s_axi_arsize_i = kAxiSize8;
-            m_.s_axi_arburst_i = kAxiIncr;
         }
+    }
+    if (aw_ahead_ > 0) {
+        const Burst &b = mmio_q_.front();
+        w = true;
+        m_.s_axi_wdata_i = b.words[w_beat_];
+        m_.s_axi_wstrb_i = 0xff;
+        m_.s_axi_wlast_i = w_beat_ + 1 == b.words.size();
+    } else if (!mmio_q_.empty() && !mmio_q_.front().write && now >= mmio_q_.front().ready_at &&
+               writes_unanswered_ == 0) {
+        const Burst &b = mmio_q_.front();
+        ar = !ar_sent_;
+        m_.s_axi_araddr_i = b.off;
+        m_.s_axi_arlen_i = 0;
+        m_.s_axi_arsize_i = kAxiSize8;
+        m_.s_axi_arburst_i = kAxiIncr;
     }
     m_.s_axi_awvalid_i = aw;
     m_.s_axi_wvalid_i = w;
@@ -115,12 +121,12 @@ void PcieHost::sample(uint64_t now) {
     activity_.dma_w_wait += wait(m_.m_axi_wvalid_o, m_.m_axi_wready_i);
     activity_.dma_r += fire(m_.m_axi_rvalid_i, m_.m_axi_rready_o);
     // MMIO handshakes.
-    if (fire(m_.s_axi_awvalid_i, m_.s_axi_awready_o)) aw_sent_ = true, last_activity_ = now;
+    if (fire(m_.s_axi_awvalid_i, m_.s_axi_awready_o)) ++aw_ahead_, last_activity_ = now;
     if (fire(m_.s_axi_wvalid_i, m_.s_axi_wready_o)) {
         last_activity_ = now;
         if (++w_beat_ == mmio_q_.front().words.size()) {
             mmio_q_.pop_front();
-            aw_sent_ = false;
+            --aw_ahead_;
             w_beat_ = 0;
             ++writes_unanswered_;
         }

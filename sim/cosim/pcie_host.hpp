@@ -99,7 +99,7 @@ private:
 
     // MMIO (host -> device)
     std::deque<Burst> mmio_q_;
-    bool aw_sent_ = false;
+    size_t aw_ahead_ = 0;  // bursts at the queue's front whose address the slave has taken
     size_t w_beat_ = 0;
     unsigned writes_unanswered_ = 0;
     ReadState read_state_ = ReadState::Idle;
