@@ -135,8 +135,7 @@ module canopy_axi_slave #(
   logic                 aw_fire, w_beat, w_done, w_free, w_any_strb;
   logic                 b_room;
 
-  assign aw_in = '{addr: s_axi_awaddr_i, len: s_axi_awlen_i, size: s_axi_awsize_i,
-                   burst: s_axi_awburst_i, id: s_axi_awid_i};
+  assign aw_in = {s_axi_awaddr_i, s_axi_awlen_i, s_axi_awsize_i, s_axi_awburst_i, s_axi_awid_i};  // field order
 
   assign s_axi_awready_o = !aw_next_valid_q;
   assign s_axi_wready_o  = w_active_q && b_room;
