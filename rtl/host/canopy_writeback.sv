@@ -54,28 +54,28 @@ module canopy_writeback (
   logic [NumVals-1:0][63:0] vals, snap_q;   // current values, values last written
   logic [63:0]              base_q;         // WB_BASE they were written to
   logic [3:0]               idx_q;          // words handed to the writer
-  logic [2:0]               first_q;        // block word the request starts at
-  logic [3:0]               nwords_q;       // words in the request, 1..8
+  logic [NumWords-1:0]      range_q;        // the words that had changed at the start
   logic [NumVals-1:0]       changed;
   logic                     whole;          // WB_BASE changed: write the whole block
-  logic [2:0]               first, last;
+  logic [2:0]               first, last;    // of range_q: the request's first and last word
+  logic [3:0]               nwords;         // words in the request, 1..8
 
   assign vals  = {{gets_failed_i[23:0], gets_done_i[39:0]}, ej_written_i, rx_puts_i, puts_failed_i,
                   {puts_failed_i[23:0], puts_acked_i[39:0]}, inj_head_i};
   // 40 bits outlast any run; the failed counts are a subset of them.
   wire logic unused_high = ^{puts_acked_i[63:40], gets_done_i[63:40], gets_failed_i[63:24]};
 
+  // The changed words are registered as they are at the start, and the request's range
+  // is derived from that register afterwards: the comparisons then end at flip-flops,
+  // as the start decision itself does, not in a priority encoder behind them.
   always_comb begin
     for (int unsigned i = 0; i < NumVals; i++) changed[i] = vals[i] != snap_q[i];
     whole = wb_base_i != base_q;
-    first = 3'(NumWords - 1);
+    first = '0;
     last  = '0;
-    for (int i = NumVals - 1; i >= 0; i--) if (changed[i]) first = 3'(i);
-    for (int i = 0; i < NumVals; i++) if (changed[i]) last = 3'(i);
-    if (whole) begin
-      first = '0;
-      last  = 3'(NumWords - 1);
-    end
+    for (int i = NumWords - 1; i >= 0; i--) if (range_q[i]) first = 3'(i);
+    for (int i = 0; i < NumWords; i++) if (range_q[i]) last = 3'(i);
+    nwords = 4'(last) - 4'(first) + 4'd1;
   end
 
   wire logic start = state_q == WIdle && wb_base_i != '0 && (changed != '0 || whole);
@@ -100,23 +100,22 @@ module canopy_writeback (
 
   always_ff @(posedge clk_i) begin   // datapath, not reset
     if (start) begin
-      snap_q   <= vals;
-      first_q  <= first;
-      nwords_q <= 4'(last) - 4'(first) + 4'd1;
+      snap_q  <= vals;
+      range_q <= whole ? '1 : NumWords'(changed);
     end
   end
 
-  wire logic [2:0] word = first_q + idx_q[2:0];
+  wire logic [2:0] word = first + idx_q[2:0];
   assign req_valid_o  = state_q == WReq;
-  assign req_addr_o   = base_q + {58'b0, first_q, 3'b000};
-  assign req_len_o    = {nwords_q, 3'b000};
+  assign req_addr_o   = base_q + {58'b0, first, 3'b000};
+  assign req_len_o    = {nwords, 3'b000};
   // The writer reads the words only once it works on this request, so they may be offered
   // from the request on.
-  assign data_valid_o = state_q != WIdle && idx_q < nwords_q;
+  assign data_valid_o = state_q != WIdle && idx_q < nwords;
   assign data_o       = 32'(word) < NumVals ? snap_q[word] : '0;
 
-  `CANOPY_ASSERT(a_range, !start || first <= last, "writeback range reversed")
-  `CANOPY_ASSERT(a_done_expected, !done_i || (state_q == WFlight && idx_q == nwords_q),
+  `CANOPY_ASSERT(a_range, state_q == WIdle || range_q != '0, "a writeback with no word to write")
+  `CANOPY_ASSERT(a_done_expected, !done_i || (state_q == WFlight && idx_q == nwords),
                  "writeback completion without a writeback in flight")
 endmodule
 
