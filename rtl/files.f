@@ -45,6 +45,7 @@ rtl/host/canopy_get_server.sv
 rtl/host/canopy_amo_unit.sv
 rtl/host/canopy_dma_writer.sv
 rtl/host/canopy_ej_buffer.sv
+rtl/host/canopy_ej_parser.sv
 rtl/host/canopy_ejector.sv
 rtl/host/canopy_writeback.sv
 rtl/host/canopy_host_if.sv

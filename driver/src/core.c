@@ -416,16 +416,29 @@ int canopy_batch_flush(canopy_dev *dev, struct canopy_batch *b)
 {
     if (!b->npkts) return CANOPY_OK;
     int rc = canopy_dev_inject_batch(dev, b->words, b->nflits, b->npkts, b->vc);
+    b->sent += b->npkts;
     b->npkts = 0;
-    return rc;
+    return rc ? rc : canopy_dev_doorbell(dev);
+}
+
+/* A new batch's size: the device's limit; in a stream of known length no more than what
+ * has been injected so far (the start) nor than half of what is left (the end). */
+static unsigned batch_target(const canopy_dev *dev, const struct canopy_batch *b, unsigned nflits)
+{
+    size_t target = batch_limit(dev, nflits);
+    if (b->left == 0) return (unsigned)target;
+    if (b->sent < target) target = b->sent;
+    if (b->left / 2 < target) target = b->left / 2;
+    return target ? (unsigned)target : 1;
 }
 
 int canopy_batch_slot(canopy_dev *dev, struct canopy_batch *b, unsigned nflits, uint64_t **slot)
 {
     int rc;
-    if (b->npkts && (nflits != b->nflits || b->npkts == batch_limit(dev, nflits)) &&
-        (rc = canopy_batch_flush(dev, b)))
+    if (b->npkts && (nflits != b->nflits || b->npkts == b->target) && (rc = canopy_batch_flush(dev, b)))
         return rc;
+    if (!b->npkts) b->target = batch_target(dev, b, nflits);
+    if (b->left) --b->left;
     b->nflits = nflits;
     *slot = b->words + (size_t)b->npkts++ * nflits;
     memset(*slot, 0, 8u * nflits);
@@ -479,7 +492,7 @@ int canopy_put(canopy_dev *dev, int node, uint64_t offset, const void *src, size
 
     const uint8_t *p = src;
     const size_t mp = dev->caps.max_payload;
-    struct canopy_batch batch = {.vc = CANOPY_VC_P2P_LO};
+    struct canopy_batch batch = {.vc = CANOPY_VC_P2P_LO, .left = (len + mp - 1) / mp};
     for (size_t done = 0; done < len;) {
         size_t chunk = len - done < mp ? len - done : mp;
         uint64_t *flits;

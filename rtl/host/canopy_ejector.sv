@@ -3,7 +3,8 @@
 // Interface contract
 //   - ej_* / ej_credit_o: the router's local output (its tx side), buffered per VC by
 //     canopy_ej_buffer (EjectCredits flits per VC, one credit returned per flit consumed),
-//     which hands this block whole packets one at a time.
+//     which hands whole packets one at a time to canopy_ej_parser, which queues each
+//     packet's header (with its window check and source index) apart from its payload.
 //   - win_*, ej_base_i, ej_entries_i: the registration CSRs (static while traffic targets
 //     the node). ej_head_we_i / ej_head_i: the EJ_HEAD doorbell and its value; accepted
 //     only if it moves forward by at most the entries issued, else err_doorbell_o.
@@ -27,7 +28,9 @@
 //     failed_add_o (an arriving ACK's counts, zero otherwise), for the counters.
 //   - ej_full_o: the ejection ring is full (STATUS.ej_full).
 //
-// Per packet, one at a time: the two header flits, then
+// Per packet, one at a time: its header (from the parser's queue, taken the cycle the
+// previous packet is done), a decision cycle, which for a payload inside the window (PUT,
+// BCAST, GET_RESP) also offers the DMA request, then
 //   PUT inside the window: DMA write of the payload to WIN_BASE + offset (words stream
 //     from the VC buffer into the writer), then, with NOTIFY, an ejection ring entry.
 //   PUT outside the window (or no window): ERR_DMA_BOUNDS, payload discarded, with ACK_REQ
@@ -166,8 +169,8 @@ module canopy_ejector #(
   localparam int unsigned WordsW = $clog2(canopy_pkg::MaxPayloadBytes / 8 + 1);
 
   // ---------------------------------------------------------------- arrivals
-  logic        front_valid, front_last, pop_front;
-  logic [63:0] front_flit;
+  logic        buf_valid, buf_ready, buf_last;
+  logic [63:0] buf_flit;
 
   canopy_ej_buffer #(.NumVcs(NumVcs), .EjectCredits(EjectCredits), .FlitWidth(64)) u_buffer (
     .clk_i,
@@ -177,14 +180,43 @@ module canopy_ejector #(
     .ej_last_i,
     .ej_vc_i,
     .ej_credit_o,
-    .out_valid_o (front_valid),
-    .out_ready_i (pop_front),
-    .out_flit_o  (front_flit),
-    .out_last_o  (front_last)
+    .out_valid_o (buf_valid),
+    .out_ready_i (buf_ready),
+    .out_flit_o  (buf_flit),
+    .out_last_o  (buf_last)
+  );
+
+  // Headers and payloads apart: front_* is the payload of the packet being worked on.
+  logic           hq_valid, hq_take, hq_ended, hq_in_win, hq_src_ok;
+  logic [63:0]    hq_hdr0, hq_hdr1;
+  logic [IdW-1:0] hq_src_idx;
+  logic           front_valid, front_last, pop_front;
+  logic [63:0]    front_flit;
+  canopy_ej_parser #(.MaxNodes(MaxNodes)) u_parser (
+    .clk_i,
+    .rst_i,
+    .in_valid_i    (buf_valid),
+    .in_ready_o    (buf_ready),
+    .in_flit_i     (buf_flit),
+    .in_last_i     (buf_last),
+    .win_size_i,
+    .torus_size_i,
+    .hdr_valid_o   (hq_valid),
+    .hdr_ready_i   (hq_take),
+    .hdr0_o        (hq_hdr0),
+    .hdr1_o        (hq_hdr1),
+    .hdr_ended_o   (hq_ended),
+    .hdr_in_win_o  (hq_in_win),
+    .hdr_src_idx_o (hq_src_idx),
+    .hdr_src_ok_o  (hq_src_ok),
+    .pay_valid_o   (front_valid),
+    .pay_ready_i   (pop_front),
+    .pay_flit_o    (front_flit),
+    .pay_last_o    (front_last)
   );
 
   typedef enum logic [3:0] {
-    SHdr0, SHdr1, SDecide, SReq, SData, SDiscard, SEntry, SEntryData, SConfig, SCount,
+    SHdr, SDecide, SReq, SData, SDiscard, SEntry, SEntryData, SConfig, SCount,
     SCountData, SGetWord, SAmoWord, SGetPush
   } state_e;
   state_e state_q, state_d;
@@ -192,6 +224,7 @@ module canopy_ejector #(
   // ---------------------------------------------------------------- packet state
   logic [63:0]       hdr0_q, hdr0_d, hdr1_q, hdr1_d;
   logic              ended_q, ended_d;     // the packet's tail flit has been consumed
+  logic              in_win_q, in_win_d;   // a nonzero window holds offset + len (the parser's)
   logic              put_ok_q, put_ok_d;   // PUT (or BCAST) inside the window
   logic              count_q, count_d;     // a completion counter write is owed
   logic              cfg_ok_q, cfg_ok_d;   // the CONFIG entry was accepted
@@ -233,26 +266,10 @@ module canopy_ejector #(
   wire logic g_last    = hdr.flags[canopy_pkg::FlagLast];
   wire logic g_failed  = hdr.rflags[canopy_pkg::RflagFailed];
 
-  // The packet's source as a table index: a GET's requester, a GET_RESP's target. The
-  // source is in header word 0, which is in hdr0_q from SHdr1 on, so the index is
-  // registered from it and ready in SDecide (off the decision's path).
+  // The packet's source as a table index (a GET's requester, a GET_RESP's target), from
+  // the parser with the header.
   logic [IdW-1:0] src_idx, src_idx_d;
   logic           src_ok, src_ok_d;
-  logic           unused_src_in_torus;   // src_ok covers it: outside the torus or the table
-  canopy_node_index #(.MaxNodes(MaxNodes)) u_src_idx (
-    .clk_i,
-    .coord_i      (hdr.src),
-    .torus_size_i,
-    .idx_o        (src_idx_d),
-    .ok_o         (src_ok_d),
-    .in_torus_o   (unused_src_in_torus)
-  );
-  always_ff @(posedge clk_i) begin
-    src_idx <= src_idx_d;
-    src_ok  <= src_ok_d;
-  end
-  `CANOPY_ASSERT(a_src_idx_ready, state_q != SDecide || (src_idx == src_idx_d && src_ok == src_ok_d),
-                 "the source's table index not registered from this header")
 
   always_comb begin
     cnt_sel = '0;
@@ -266,8 +283,13 @@ module canopy_ejector #(
   end
   wire logic ack_req = hdr.flags[canopy_pkg::FlagAckReq];
   wire logic notify  = hdr.flags[canopy_pkg::FlagNotify];
-  wire logic in_win  = win_size_i != '0 && 64'(hdr.offset) + 64'(hdr.len) <= win_size_i;
+  wire logic in_win   = in_win_q;
   wire logic in_win_b = hdr.len == '0 || in_win;  // an empty broadcast (a barrier's result) writes nothing
+  // A payload inside the window that is written as it stands: decided and requested in
+  // one cycle (SDecide offers the request SReq would).
+  wire logic fast = hdr.len != '0 && in_win
+                    && (is_put || (is_bcast && (!is_result || res_write) && !skip_self)
+                        || (is_gresp && !g_failed));
   wire logic [WordsW-1:0] pay_words = WordsW'((hdr.len + LenW'(7)) >> 3);
   // A GET's request word (registered: read in SGetWord, or SAmoWord for an atomic) and
   // whether it is refused, offered to the get table in SGetPush. The extra cycle keeps the
@@ -341,6 +363,8 @@ module canopy_ejector #(
   logic             ring_room_q;
 
   canopy_host_pkg::dma_tag_t tag;
+  // The request's payload is written: decided (SReq), or the fast case (SDecide).
+  wire logic req_ok = state_q == SReq ? put_ok_q : 1'b1;
 
   // Requests and payload words offered to the DMA writer: a function of the state only
   // (never of the ready inputs), in a block of their own.
@@ -354,17 +378,17 @@ module canopy_ejector #(
     data_valid_o = 1'b0;
     data_o       = '0;
     unique case (state_q)
-      SReq: begin
+      SDecide, SReq: begin
         // The payload write, or the zero-length marker of a refused put or of a CONFIG.
-        req_valid_o = 1'b1;
-        req_addr_o  = put_ok_q ? win_base_i + 64'(hdr.offset) : '0;
-        req_len_o   = put_ok_q ? hdr.len : '0;
+        req_valid_o = state_q == SReq || fast;
+        req_addr_o  = req_ok ? win_base_i + 64'(hdr.offset) : '0;
+        req_len_o   = req_ok ? hdr.len : '0;
         tag.kind    = is_config ? (cfg_ok_q ? canopy_host_pkg::DmaCfgOk : canopy_host_pkg::DmaCfgFail)
                     : is_bcast  ? canopy_host_pkg::DmaBcast
                     : is_get    ? canopy_host_pkg::DmaGetMark
                     : is_gresp  ? (!g_last ? canopy_host_pkg::DmaGetData
-                                   : put_ok_q ? canopy_host_pkg::DmaGetLast : canopy_host_pkg::DmaGetFail)
-                    : put_ok_q  ? canopy_host_pkg::DmaPutOk : canopy_host_pkg::DmaPutFail;
+                                   : req_ok ? canopy_host_pkg::DmaGetLast : canopy_host_pkg::DmaGetFail)
+                    : req_ok    ? canopy_host_pkg::DmaPutOk : canopy_host_pkg::DmaPutFail;
         tag.ack_req = ack_req && (is_put || is_config);
         tag.src     = hdr.src;
       end
@@ -417,6 +441,10 @@ module canopy_ejector #(
     hdr0_d    = hdr0_q;
     hdr1_d    = hdr1_q;
     ended_d   = ended_q;
+    in_win_d  = in_win_q;
+    src_idx_d = src_idx;
+    src_ok_d  = src_ok;
+    hq_take   = 1'b0;
     put_ok_d  = put_ok_q;
     count_d   = count_q;
     cfg_ok_d  = cfg_ok_q;
@@ -444,18 +472,7 @@ module canopy_ejector #(
     err_get_dropped_o = 1'b0;
 
     unique case (state_q)
-      SHdr0: if (front_valid) begin
-        pop_front = 1'b1;
-        hdr0_d    = front_flit;
-        // A one-flit packet cannot hold a header; only a faulty link delivers one.
-        if (!front_last) state_d = SHdr1;
-      end
-      SHdr1: if (front_valid) begin
-        pop_front = 1'b1;
-        hdr1_d    = front_flit;
-        ended_d   = front_last;
-        state_d   = SDecide;
-      end
+      SHdr: ;  // the next header is taken below
       SDecide: begin
         words_d  = '0;
         amo_d    = is_get && hdr.len == 9'd24;
@@ -553,7 +570,7 @@ module canopy_ejector #(
         words_d   = words_q + 1'b1;
         // The last payload word: with the packet's tail taken as well (a packet as long
         // as its len, the usual case), straight on as SDiscard would go, a cycle sooner.
-        if (words_d == pay_words) state_d = !ended_d ? SDiscard : count_q ? SCount : entry_q ? SEntry : SHdr0;
+        if (words_d == pay_words) state_d = !ended_d ? SDiscard : count_q ? SCount : entry_q ? SEntry : SHdr;
       end
       SDiscard: begin
         // Drop what is left of the packet (the payload of anything but a PUT written).
@@ -561,19 +578,19 @@ module canopy_ejector #(
           pop_front = 1'b1;
           ended_d   = front_last;
         end
-        if (ended_d) state_d = count_q ? SCount : entry_q ? SEntry : SHdr0;
+        if (ended_d) state_d = count_q ? SCount : entry_q ? SEntry : SHdr;
       end
       SCount: begin
-        if (!(is_gresp ? get_wb_set_i : coll_wb_set_i)) state_d = entry_q ? SEntry : SHdr0;
+        if (!(is_gresp ? get_wb_set_i : coll_wb_set_i)) state_d = entry_q ? SEntry : SHdr;
         else if (req_take) state_d = SCountData;
       end
       SCountData: if (data_take) begin
-        state_d = entry_q ? SEntry : SHdr0;
+        state_d = entry_q ? SEntry : SHdr;
       end
       SEntry: begin
         if (ej_entries_i == '0) begin
           err_ej_noring_o = 1'b1;
-          state_d = SHdr0;
+          state_d = SHdr;
         end else if (req_take) begin
           n_d       = n_q + 1'b1;
           ent_idx_d = '0;
@@ -582,10 +599,26 @@ module canopy_ejector #(
       end
       SEntryData: if (data_take) begin
         ent_idx_d = ent_idx_q + 1'b1;
-        if (ent_idx_q == 2'd3) state_d = SHdr0;
+        if (ent_idx_q == 2'd3) state_d = SHdr;
       end
-      default: state_d = SHdr0;
+      default: state_d = SHdr;
     endcase
+
+    // The fast case's request taken in the decision cycle: straight to the payload.
+    if (state_q == SDecide && fast && req_take) state_d = SData;
+
+    // Done with a packet (or idle): the next header, if queued, is taken now and decided
+    // in the next cycle.
+    if (state_d == SHdr && hq_valid) begin
+      hq_take   = 1'b1;
+      hdr0_d    = hq_hdr0;
+      hdr1_d    = hq_hdr1;
+      ended_d   = hq_ended;
+      in_win_d  = hq_in_win;
+      src_idx_d = hq_src_idx;
+      src_ok_d  = hq_src_ok;
+      state_d   = SDecide;
+    end
   end
 
   assign req_tag_o = TagW'(tag);
@@ -598,7 +631,7 @@ module canopy_ejector #(
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      state_q     <= SHdr0;
+      state_q     <= SHdr;
       n_q         <= '0;
       head_q      <= '0;
       ring_room_q <= 1'b0;
@@ -643,6 +676,9 @@ module canopy_ejector #(
     hdr0_q    <= hdr0_d;
     hdr1_q    <= hdr1_d;
     ended_q   <= ended_d;
+    in_win_q  <= in_win_d;
+    src_idx   <= src_idx_d;
+    src_ok    <= src_ok_d;
     put_ok_q  <= put_ok_d;
     entry_q   <= entry_d;
     status_q  <= status_d;
@@ -677,7 +713,9 @@ module canopy_ejector #(
   assign rx_flit_o    = ej_valid_i;
   assign rx_pkt_o     = ej_valid_i && ej_last_i;
 
-  `CANOPY_ASSERT(a_pop_valid, !pop_front || front_valid, "popped an empty ejection buffer")
+  `CANOPY_ASSERT(a_pop_valid, !pop_front || front_valid, "popped an empty payload queue")
+  `CANOPY_ASSERT(a_fast_decided, !(state_q == SDecide && fast) || (put_ok_d && req_valid_o),
+                 "the decision-cycle request disagrees with the decision")
   `CANOPY_ASSERT(a_gcnt_spacing, !(gcnt_upd_q && state_q == SDecide),
                  "per-target get count read while the previous one is written")
   `CANOPY_ASSERT(a_ring_room_late, !(state_q == SEntry && ring_room_q) || ring_room,
