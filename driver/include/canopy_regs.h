@@ -11,7 +11,7 @@
 #define CANOPY_MAGIC 0x43504E59u
 #define CANOPY_BLOCK_TYPE 1u
 #define CANOPY_VERSION_MAJOR 1u
-#define CANOPY_VERSION_MINOR 2u
+#define CANOPY_VERSION_MINOR 3u
 
 /* identifies the block: magic, type and version, so a driver can tell it found canopy (ro) */
 #define CANOPY_REG_ID 0x000u
@@ -109,6 +109,10 @@
 #define CANOPY_REG_COLL_WB_BASE 0x098u
 /* bus address of the get completion area (8-byte aligned); 0 = none, and the counts restart from 0 while it is 0. Word n (n = the target's linear node number): this node's gets that node has completed (bits 31..0), written after each one's data (rw) */
 #define CANOPY_REG_GET_WB_BASE 0x0A0u
+/* how the injection ring's words are committed; change it only while the ring is empty (INJ_HEAD = the words written) (rw) */
+#define CANOPY_REG_INJ_MODE 0x0A8u
+#define CANOPY_INJ_MODE_AUTO_COMMIT_LSB 0u
+#define CANOPY_INJ_MODE_AUTO_COMMIT_WIDTH 1u
 /* packets refused by the router: type not implemented (ro) */
 #define CANOPY_REG_ERR_BAD_TYPE 0x100u
 /* packets refused by the router: destination outside the torus (ro) */
@@ -202,6 +206,7 @@ static inline const char *canopy_reg_name(uint32_t offset)
     case CANOPY_REG_TREE_READ: return "TREE_READ";
     case CANOPY_REG_COLL_WB_BASE: return "COLL_WB_BASE";
     case CANOPY_REG_GET_WB_BASE: return "GET_WB_BASE";
+    case CANOPY_REG_INJ_MODE: return "INJ_MODE";
     case CANOPY_REG_ERR_BAD_TYPE: return "ERR_BAD_TYPE";
     case CANOPY_REG_ERR_BAD_DST: return "ERR_BAD_DST";
     case CANOPY_REG_ERR_BAD_LEN: return "ERR_BAD_LEN";

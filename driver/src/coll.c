@@ -107,7 +107,7 @@ int canopy_bcast(canopy_dev *dev, const struct canopy_bcast_args *a, struct cano
     const uint32_t npkts = (uint32_t)((a->size + mp - 1) / mp);
     if (i_am_root) {
         const uint8_t *p = a->src;
-        struct canopy_batch batch = {.vc = CANOPY_VC_P2P_LO, .left = npkts};
+        struct canopy_batch batch = {.vc = CANOPY_VC_P2P_LO};
         for (size_t off = 0; off < a->size;) {
             size_t chunk = a->size - off < mp ? a->size - off : mp;
             uint64_t *flits;

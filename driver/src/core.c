@@ -125,6 +125,10 @@ static int setup_host_structures(canopy_dev *dev)
     /* Seed the writeback block with the device's current values, so waits are right even
      * before the device's first writeback, and take them as this handle's baselines. */
     uint64_t head, acked, failed, gdone = 0, gfailed = 0;
+    /* Doorbell mode first: a packet a previous user left half written in auto-commit mode
+     * is then refused (ERR_INJ_DESC) and the ring is empty when its head is read. */
+    const int auto_commit = dev->caps.version_minor >= 3;
+    if (auto_commit && (rc = csr_write(dev, CANOPY_REG_INJ_MODE, 0))) return rc;
     if ((rc = csr_read(dev, CANOPY_REG_INJ_HEAD, &head)) || (rc = csr_read(dev, CANOPY_REG_PUTS_ACKED, &acked)) ||
         (rc = csr_read(dev, CANOPY_REG_PUTS_FAILED, &failed)))
         return rc;
@@ -143,6 +147,10 @@ static int setup_host_structures(canopy_dev *dev)
     dev->failed_seen = failed;
     dev->gets_issued = gdone;
     dev->gets_failed_seen = gfailed;
+    /* Self-committing ring (host interface 1.3): the injector starts on a packet as soon as
+     * its last word has been written, with no doorbell (docs/host-interface.md). */
+    if (auto_commit && (rc = csr_write(dev, CANOPY_REG_INJ_MODE, 1ull << CANOPY_INJ_MODE_AUTO_COMMIT_LSB))) return rc;
+    dev->inj_auto = auto_commit;
     if ((rc = csr_write(dev, CANOPY_REG_WB_BASE, dev->wb.bus)) || (rc = csr_write(dev, CANOPY_REG_EJ_BASE, dev->ej.bus)) ||
         (rc = csr_write(dev, CANOPY_REG_EJ_ENTRIES, EJ_ENTRIES)) ||
         (rc = csr_write(dev, CANOPY_REG_COLL_WB_BASE, dev->coll.bus)))
@@ -304,6 +312,7 @@ int canopy_dev_doorbell(canopy_dev *dev)
 {
     if (!dev->unrung) return CANOPY_OK;
     dev->unrung = 0;
+    if (dev->inj_auto) return CANOPY_OK; /* committed as written */
     return csr_write(dev, CANOPY_REG_INJ_TAIL, dev->inj_tail);
 }
 
@@ -416,29 +425,16 @@ int canopy_batch_flush(canopy_dev *dev, struct canopy_batch *b)
 {
     if (!b->npkts) return CANOPY_OK;
     int rc = canopy_dev_inject_batch(dev, b->words, b->nflits, b->npkts, b->vc);
-    b->sent += b->npkts;
     b->npkts = 0;
-    return rc ? rc : canopy_dev_doorbell(dev);
-}
-
-/* A new batch's size: the device's limit; in a stream of known length no more than what
- * has been injected so far (the start) nor than half of what is left (the end). */
-static unsigned batch_target(const canopy_dev *dev, const struct canopy_batch *b, unsigned nflits)
-{
-    size_t target = batch_limit(dev, nflits);
-    if (b->left == 0) return (unsigned)target;
-    if (b->sent < target) target = b->sent;
-    if (b->left / 2 < target) target = b->left / 2;
-    return target ? (unsigned)target : 1;
+    return rc;
 }
 
 int canopy_batch_slot(canopy_dev *dev, struct canopy_batch *b, unsigned nflits, uint64_t **slot)
 {
     int rc;
-    if (b->npkts && (nflits != b->nflits || b->npkts == b->target) && (rc = canopy_batch_flush(dev, b)))
+    if (b->npkts && (nflits != b->nflits || b->npkts == batch_limit(dev, nflits)) &&
+        (rc = canopy_batch_flush(dev, b)))
         return rc;
-    if (!b->npkts) b->target = batch_target(dev, b, nflits);
-    if (b->left) --b->left;
     b->nflits = nflits;
     *slot = b->words + (size_t)b->npkts++ * nflits;
     memset(*slot, 0, 8u * nflits);
@@ -492,7 +488,7 @@ int canopy_put(canopy_dev *dev, int node, uint64_t offset, const void *src, size
 
     const uint8_t *p = src;
     const size_t mp = dev->caps.max_payload;
-    struct canopy_batch batch = {.vc = CANOPY_VC_P2P_LO, .left = (len + mp - 1) / mp};
+    struct canopy_batch batch = {.vc = CANOPY_VC_P2P_LO};
     for (size_t done = 0; done < len;) {
         size_t chunk = len - done < mp ? len - done : mp;
         uint64_t *flits;

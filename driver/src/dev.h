@@ -47,6 +47,7 @@ struct canopy_dev {
     struct canopy_dma_region wb, ej, win;
     /* Injection ring, in 64-bit words, free-running counts. */
     uint32_t inj_words, inj_tail, inj_head_seen, unrung;
+    int inj_auto; /* INJ_MODE.auto_commit: the ring's words commit as they are written */
     /* Puts. */
     uint64_t puts_issued, failed_seen;
     /* Gets: requests issued and refusals seen (against WB_GETS); per target, requests
@@ -120,18 +121,10 @@ int canopy_dev_inject_batch(canopy_dev *dev, const uint64_t *flits, unsigned nfl
 
 /* Packets of one size and VC collected into one ring entry: canopy_batch_slot gives a
  * zeroed slot for the next packet (injecting the batch first if the packet cannot join
- * it: another size, or the batch is full); canopy_batch_flush injects what is collected
- * and rings the doorbell. `left`, if the caller sets it, is the packets it has still to
- * add: the batches of a stream then grow from one packet (1, 1, 2, 4, 8, 8, ...), so the
- * injector starts on the first packet while the host writes the next ones, and halve
- * near its end (..., 8, 4, 2, 1, 1), so that after the host's last word only one packet,
- * not a whole batch, is still to be injected. */
+ * it: another size, or the batch is full); canopy_batch_flush injects what is collected. */
 struct canopy_batch {
     uint64_t words[MAX_ENTRY_WORDS];
     unsigned npkts, nflits, vc;
-    size_t left;     /* packets still to come, this one included; 0: not known */
-    size_t sent;     /* packets of this stream injected so far */
-    unsigned target; /* packets this batch is injected at */
 };
 int canopy_batch_slot(canopy_dev *dev, struct canopy_batch *b, unsigned nflits, uint64_t **slot);
 int canopy_batch_flush(canopy_dev *dev, struct canopy_batch *b);

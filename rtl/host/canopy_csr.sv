@@ -53,6 +53,7 @@ module canopy_csr (
   output logic             coll_wb_base_set_o,
   output logic      [63:0] get_wb_base_o,
   output logic             get_wb_base_set_o,
+  output logic      [63:0] inj_mode_o,
   input  wire logic [63:0] err_bad_type_i,
   input  wire logic [63:0] err_bad_dst_i,
   input  wire logic [63:0] err_bad_len_i,
@@ -107,6 +108,7 @@ module canopy_csr (
   logic        coll_wb_base_set_q;
   logic [63:0] get_wb_base_q;
   logic        get_wb_base_set_q;
+  logic [63:0] inj_mode_q;
 
   always_comb begin
     wr_hit = 1'b0;
@@ -132,6 +134,7 @@ module canopy_csr (
       12'h090: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h098: begin wr_hit = 1'b1; wr_ro = 1'b0; end
       12'h0A0: begin wr_hit = 1'b1; wr_ro = 1'b0; end
+      12'h0A8: begin wr_hit = 1'b1; wr_ro = 1'b0; end
       12'h100: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h108: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h110: begin wr_hit = 1'b1; wr_ro = 1'b1; end
@@ -182,6 +185,7 @@ module canopy_csr (
       coll_wb_base_set_q <= 1'b0;
       get_wb_base_q <= '0;
       get_wb_base_set_q <= 1'b0;
+      inj_mode_q <= '0;
     end else if (wr_i) begin
       unique case (wr_addr_i)
         12'h040: win_base_q <= merge(win_base_q, wr_data_i, wr_strb_i);
@@ -201,6 +205,7 @@ module canopy_csr (
           get_wb_base_q     <= merge(get_wb_base_q, wr_data_i, wr_strb_i);
           get_wb_base_set_q <= merge(get_wb_base_q, wr_data_i, wr_strb_i) != '0;
         end
+        12'h0A8: inj_mode_q <= merge(inj_mode_q, wr_data_i, wr_strb_i);
         default: ;
       endcase
     end
@@ -224,6 +229,7 @@ module canopy_csr (
   assign get_wb_base_o = get_wb_base_q;
   assign get_wb_base_set_o = get_wb_base_set_q;
   `CANOPY_ASSERT(a_get_wb_base_set, get_wb_base_set_q == (get_wb_base_q != '0), "GET_WB_BASE's nonzero flag disagrees with it")
+  assign inj_mode_o = inj_mode_q;
 
   logic [63:0] rd_mux;
   always_comb begin
@@ -250,6 +256,7 @@ module canopy_csr (
       12'h090: begin rd_mux = tree_read_i; rd_hit = 1'b1; end
       12'h098: begin rd_mux = coll_wb_base_q; rd_hit = 1'b1; end
       12'h0A0: begin rd_mux = get_wb_base_q; rd_hit = 1'b1; end
+      12'h0A8: begin rd_mux = inj_mode_q; rd_hit = 1'b1; end
       12'h100: begin rd_mux = err_bad_type_i; rd_hit = 1'b1; end
       12'h108: begin rd_mux = err_bad_dst_i; rd_hit = 1'b1; end
       12'h110: begin rd_mux = err_bad_len_i; rd_hit = 1'b1; end

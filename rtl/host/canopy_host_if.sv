@@ -246,7 +246,7 @@ module canopy_host_if #(
   logic [NumCnt-1:0][CntW-1:0] cnt_inc;
 
   logic [63:0] reg_id, reg_build, reg_caps, reg_rings, reg_topo, reg_status, reg_caps_get;
-  logic [63:0] get_wb_base;
+  logic [63:0] get_wb_base, inj_mode;
   logic        get_wb_set, coll_wb_set;
   logic [63:0] win_base, win_size, ej_base, ej_entries, ej_head, wb_base, inj_tail;
   logic        ej_head_we, inj_tail_we, ej_head_we_q, inj_tail_we_q;
@@ -272,6 +272,7 @@ module canopy_host_if #(
     .caps_get_i       (reg_caps_get),
     .get_wb_base_o    (get_wb_base),
     .get_wb_base_set_o (get_wb_set),
+    .inj_mode_o       (inj_mode),
     .err_get_bounds_i (cnt_q[CErrGetBounds]),
     .err_get_dropped_i(cnt_q[CErrGetDropped]),
     .gets_served_i    (cnt_q[CGetsServed]),
@@ -417,6 +418,7 @@ module canopy_host_if #(
     .win_wr_strb_i   (win_wr_strb),
     .tail_we_i       (inj_tail_we_q),
     .tail_i          (inj_tail[31:0]),
+    .auto_commit_i   (inj_mode[canopy_regs_pkg::InjModeAutoCommitLsb]),
     .out_valid_o     (inj_out_valid),
     .out_ready_i     (inj_out_ready),
     .out_flit_o      (inj_out_flit),
@@ -432,6 +434,7 @@ module canopy_host_if #(
     .tx_pkt_o        (ev_tx_pkt)
   );
   wire logic [31:0] unused_inj_tail_hi = inj_tail[63:32];  // INJ_TAIL counts modulo 2^32
+  wire logic [62:0] unused_inj_mode = inj_mode[63:1];      // bits reserved
 
   logic           ack_out_valid, ack_out_ready, ack_out_last, ack_busy;
   logic [63:0]    ack_out_flit;

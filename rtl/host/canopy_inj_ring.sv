@@ -8,7 +8,16 @@
 //     it is dropped and err_inj_write_o pulses. Committed words are never overwritten.
 //   - tail_we_i / tail_i: the INJ_TAIL doorbell and the value written (the producer count
 //     in words, free-running, modulo 2^32). Accepted only if
-//     0 < tail_i - tail <= InjRingWords - (tail - head); else ignored, err_doorbell_o.
+//     0 < tail_i - tail <= InjRingWords - (tail - head) and auto_commit_i is 0; else
+//     ignored, err_doorbell_o.
+//   - auto_commit_i (INJ_MODE.auto_commit; changed only while the ring is empty): the ring
+//     commits itself. Every word written whole (every byte strobe) is marked, and the tail
+//     moves over marked words, one a cycle (a whole-word write at the tail commits in the
+//     cycle it arrives), so words are committed as the host's writes arrive, in whatever
+//     order write-combining delivers them, with no doorbell; and a packet that runs past the committed words (its
+//     descriptor, or a batch's next packet) is waited for until the host has written it
+//     instead of being refused. A descriptor whose packet can never fit the ring (flit
+//     count + 1 > InjRingWords) is still refused.
 //   - out_*: the packets, valid/ready (valid never waits for ready): out_flit_o on VC
 //     out_vc_o, out_last_o on each packet's final flit.
 //   - head_o: INJ_HEAD, words consumed (free-running); a word counts as consumed once it
@@ -16,7 +25,11 @@
 //   - busy_o: words committed but not yet sent (STATUS.inj_busy).
 //   - err_inj_desc_o: one pulse per refused descriptor (flit count 0, or the packet runs
 //     past the tail) and per packet of a batch that runs past the tail when the injector
-//     reaches it; the injector then discards every committed word (head = tail).
+//     reaches it (in auto-commit mode: flit count 0, or more than the ring holds); the
+//     injector then discards every committed word (head = tail; in auto-commit mode only
+//     the descriptor word, since the words after it are the host's next entries, committed
+//     as they arrive). A packet starts only
+//     once all its words are committed, in either mode, so one never stalls half sent.
 //   - err_inj_len_o: one pulse per packet refused because its flit count disagrees with its
 //     header's length field (or the length is above canopy_pkg::MaxPayloadBytes); the
 //     packet's words are skipped, nothing of it leaves. The router's inputs cut through,
@@ -57,6 +70,7 @@ module canopy_inj_ring #(
 
   input  wire logic                  tail_we_i,
   input  wire logic [31:0]           tail_i,
+  input  wire logic                  auto_commit_i,
 
   output logic                       out_valid_o,
   input  wire logic                  out_ready_i,
@@ -112,11 +126,40 @@ module canopy_inj_ring #(
     if (ram_re) ram_rdata_q <= ram_q[ram_raddr];
   end
 
-  // ---------------------------------------------------------------- doorbell
+  // ---------------------------------------------------------------- doorbell, commits
   wire logic [31:0] tail_step = tail_i - tail_q;
-  wire logic        tail_ok   = tail_step != '0 && tail_step <= free;
+  wire logic        tail_ok   = !auto_commit_i && tail_step != '0 && tail_step <= free;
+
+  // Auto-commit: written_q marks the free region's words written whole and not yet
+  // committed (an index names one position there). The tail takes the word at it when
+  // that word is marked or is being written whole now. Why marks and not only writes at
+  // the tail: the host maps the window write-combined, and a write-combining buffer's
+  // words may reach the device in any order. mark_q is the mark at the tail, looked up a
+  // cycle ahead (for the tail as it will be), so the commit is two gates from flip-flops
+  // and the wide multiplexer ends at a register.
+  logic [InjRingWords-1:0] written_q;
+  logic                    mark_q;
+  wire logic [IdxW-1:0] tail_idx  = tail_q[IdxW-1:0];
+  wire logic [IdxW-1:0] tail_idx1 = tail_idx + 1'b1;
+  wire logic whole   = ram_we && win_wr_strb_i == 8'hFF;
+  wire logic at_tail = win_wr_i && win_wr_strb_i == 8'hFF && ram_waddr == tail_idx && used != Words;
+  wire logic commit  = auto_commit_i && (at_tail || mark_q);
+  always_ff @(posedge clk_i) begin
+    if (rst_i || !auto_commit_i) begin
+      written_q <= '0;
+      mark_q    <= 1'b0;
+    end else begin
+      if (whole)  written_q[ram_waddr] <= 1'b1;
+      if (commit) written_q[tail_idx]  <= 1'b0;   // (after the mark: the same word's)
+      mark_q <= commit ? written_q[tail_idx1] || (whole && ram_waddr == tail_idx1)
+                       : written_q[tail_idx]  || (whole && ram_waddr == tail_idx);
+    end
+  end
+  `CANOPY_ASSERT(a_mark_at_tail, !auto_commit_i || mark_q == written_q[tail_idx],
+                 "the mark looked up ahead disagrees with the tail's")
+  `CANOPY_ASSERT(a_at_tail_whole, !at_tail || whole, "a whole write at the tail outside the free region")
   assign err_doorbell_o = tail_we_i && !tail_ok;
-  assign tail_d         = (tail_we_i && tail_ok) ? tail_i : tail_q;
+  assign tail_d         = (tail_we_i && tail_ok) ? tail_i : commit ? tail_q + 32'd1 : tail_q;
 
   // ---------------------------------------------------------------- injector
   typedef enum logic [2:0] { IIdle, IDesc, INext, IHdr, IStream } istate_e;
@@ -149,6 +192,8 @@ module canopy_inj_ring #(
   wire logic        desc_short = used[31:9] == '0 && {1'b0, desc_flits} >= used[8:0];
   // The next packet of a batch (flits_q words from head) runs past the committed words.
   wire logic        next_short = used[31:8] == '0 && flits_q > used[7:0];
+  // A descriptor whose packet the ring can never hold (only below 256 ring words).
+  wire logic        desc_never = 32'(desc_flits) >= Words;
   // After a packet's last word: the batch's next packet, or the next descriptor.
   wire istate_e     after_pkt  = more_q != '0 ? INext : IIdle;
   wire logic [2:0]  in_flight  = 3'(infl_q) + 3'(w2_valid_q);
@@ -192,9 +237,15 @@ module canopy_inj_ring #(
         // late output. A word read for a refused descriptor is never used.
         ram_re    = fifo_room;
         ram_raddr = head_q[IdxW-1:0] + 1'b1;
-        if (desc_flits == '0 || desc_short) begin
-          err_inj_desc_o = 1'b1;       // resynchronise at the tail
-          head_d  = tail_q;
+        if (desc_flits == '0 || desc_never || (desc_short && !auto_commit_i)) begin
+          // Resynchronise at the tail (the doorbell's entries end there); self-committed
+          // words are the host's next entries, arriving: only the descriptor is skipped.
+          err_inj_desc_o = 1'b1;
+          head_d  = auto_commit_i ? head_q + 32'd1 : tail_q;
+          state_d = IIdle;
+        end else if (desc_short) begin
+          // Auto-commit: the host is still writing the packet. The descriptor is read again
+          // (the word read now is the one behind it).
           state_d = IIdle;
         end else if (fifo_room) begin
           // Take the descriptor; its header word is being read.
@@ -214,10 +265,12 @@ module canopy_inj_ring #(
         // The batch's next packet: as IDesc, with the descriptor's fields held and the
         // header at head.
         ram_re = fifo_room;
-        if (next_short) begin
+        if (next_short && !auto_commit_i) begin
           err_inj_desc_o = 1'b1;       // resynchronise at the tail
           head_d  = tail_q;
           state_d = IIdle;
+        end else if (next_short) begin
+          ;                            // auto-commit: waited for
         end else if (fifo_room) begin
           read_word = 1'b1;
           head_d    = head_q + 1'b1;
@@ -320,6 +373,7 @@ module canopy_inj_ring #(
   `CANOPY_ASSERT(a_next_short, state_q != INext || next_short == (32'(flits_q) > used),
                  "the narrow batch-packet length check disagrees with the full one")
   `CANOPY_ASSERT(a_ring_bound, used <= Words, "more words committed than the ring holds")
+  `CANOPY_ASSERT(a_commit_free, !commit || free != '0, "auto-commit past the ring's free words")
   `CANOPY_ASSERT(a_no_overwrite, !ram_we || 32'(wr_from_head) >= used,
                  "window write reached a committed ring word")
   `CANOPY_ASSERT(a_read_committed, !read_word || used != '0, "injector read an uncommitted word")

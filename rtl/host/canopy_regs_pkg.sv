@@ -13,7 +13,7 @@ package canopy_regs_pkg;
   localparam logic [31:0] Magic           = 32'h43504E59;
   localparam int unsigned BlockType       = 1;
   localparam int unsigned VersionMajor    = 1;
-  localparam int unsigned VersionMinor    = 2;
+  localparam int unsigned VersionMinor    = 3;
 
   localparam int unsigned RegId = 'h000;
   localparam int unsigned IdMagicLsb = 0, IdMagicWidth = 32;
@@ -63,6 +63,8 @@ package canopy_regs_pkg;
   localparam int unsigned RegTreeRead = 'h090;
   localparam int unsigned RegCollWbBase = 'h098;
   localparam int unsigned RegGetWbBase = 'h0A0;
+  localparam int unsigned RegInjMode = 'h0A8;
+  localparam int unsigned InjModeAutoCommitLsb = 0, InjModeAutoCommitWidth = 1;
   localparam int unsigned RegErrBadType = 'h100;
   localparam int unsigned RegErrBadDst = 'h108;
   localparam int unsigned RegErrBadLen = 'h110;

@@ -34,6 +34,13 @@
 //      accepted;
 //  12. a packet whose len disagrees with its flits is dropped at injection (ERR_BAD_LEN),
 //      also in the middle of a batch, whose other packets go through;
+//  12b. INJ_MODE.auto_commit: words commit as they are written, whole, in any order (runs
+//      of packets written as chunks of 1..8 words shuffled as write-combining may deliver
+//      them, no doorbell), a packet written slowly is waited for (not refused), a word
+//      written in part does not commit until written whole, INJ_TAIL is refused
+//      (ERR_DOORBELL), a zero-flit descriptor skips only itself; back in doorbell mode, a
+//      half-written packet left committed is refused (ERR_INJ_DESC) and the ring is in
+//      step again;
 //  13. gets served by this node to itself through the AXI4 read channels: CAPS_GET; random
 //      gets (1 B .. 2 KiB, odd offsets, two in flight, the bound) under random read
 //      latency and backpressure land byte-exact, GETS_DONE in the writeback block and the
@@ -80,7 +87,7 @@ enum : uint16_t {
     kWbBase = 0x068, kInjTail = 0x070, kInjHead = 0x078,
     kErrBadType = 0x100, kErrBadDst = 0x108, kErrBadLen = 0x110, kErrDmaBounds = 0x118,
     kErrInjDesc = 0x120, kErrInjWrite = 0x128, kErrDoorbell = 0x130, kErrCsr = 0x138,
-    kErrEjNoring = 0x140,
+    kErrEjNoring = 0x140, kInjMode = 0x0a8,
     kTxPkts = 0x180, kTxFlits = 0x188, kRxPkts = 0x190, kRxFlits = 0x198, kRxPuts = 0x1a0,
     kPutsAcked = 0x1a8, kPutsFailed = 0x1b0,
     kCapsGet = 0x030, kGetWbBase = 0x0a0, kErrGetBounds = 0x168, kErrGetDropped = 0x170,
@@ -144,6 +151,7 @@ class NodeTest {
         bad_descriptors();
         committed_writes();
         router_bad_len();
+        auto_commit();
         gets();
         atomics();
         final_checks();
@@ -753,6 +761,109 @@ class NodeTest {
         check_window("a batch around a bad header");
     }
 
+    // Words [at, at + n) written in chunks of 1..8 words, the chunks of each group of up to
+    // four in random order (as write-combining buffers may drain), no doorbell.
+    void ring_write_unordered(uint32_t at, const std::vector<uint64_t> &words) {
+        std::vector<std::pair<uint32_t, uint32_t>> chunks;  // (first word, words)
+        for (uint32_t i = 0; i < words.size();) {
+            const uint32_t idx = (at + i) % kRingWords;
+            uint32_t n = std::min<uint32_t>(1 + rng_.below(8), static_cast<uint32_t>(words.size()) - i);
+            n = std::min<uint32_t>(n, kRingWords - idx);
+            chunks.emplace_back(i, n);
+            i += n;
+        }
+        for (size_t g = 0; g < chunks.size(); g += 4) {
+            const size_t end = std::min(chunks.size(), g + 4);
+            for (size_t k = end - 1; k > g; k--) std::swap(chunks[k], chunks[g + rng_.below(k - g + 1)]);
+        }
+        for (const auto &[i, n] : chunks) {
+            std::vector<uint64_t> d(words.begin() + i, words.begin() + i + n);
+            mmio_write(static_cast<uint16_t>(kWindow + 8 * ((at + i) % kRingWords)), d, std::vector<uint8_t>(n, 0xff));
+        }
+    }
+
+    // The words of packets as one entry per run of equal packets (inject()'s framing).
+    std::vector<uint64_t> entry_words(const std::vector<Packet> &pkts) {
+        std::vector<uint64_t> words;
+        size_t desc_at = 0;
+        for (size_t k = 0; k < pkts.size(); k++) {
+            const Packet &p = pkts[k];
+            if (k > 0 && p.flits.size() == pkts[k - 1].flits.size() && rng_.chance(70)) {
+                words[desc_at] += uint64_t{1} << 10;
+            } else {
+                desc_at = words.size();
+                words.push_back(p.flits.size() | uint64_t{p.vc} << 8);
+            }
+            words.insert(words.end(), p.flits.begin(), p.flits.end());
+            tx_pkts_++;
+            tx_flits_ += p.flits.size();
+        }
+        return words;
+    }
+
+    void auto_commit() {
+        v_.step("12b auto-commit");
+        wait_for([&] { return wb(0) == tail_; }, 100000, "the injection ring to drain");
+        csr_write(kInjMode, 1);
+        expect_csr(kInjMode, 1, "INJ_MODE");
+        // Runs of puts written out of order, with no doorbell: every one delivered.
+        for (int round = 0; round < 6; round++) {
+            std::vector<Packet> pkts;
+            const size_t n = 1 + rng_.below(6);
+            const size_t len = rng_.chance(50) ? 256 : 8 * (1 + rng_.below(8));
+            for (size_t k = 0; k < n; k++) pkts.push_back(good_put(rng_.below(kHostWinSize - len + 1), len, kFlagAckReq));
+            const auto w = entry_words(pkts);
+            wait_for([&] { return kRingWords - (tail_ - static_cast<uint32_t>(wb(0))) >= w.size(); }, 200000,
+                     "injection ring room");
+            ring_write_unordered(tail_, w);
+            tail_ += w.size();
+            wait_acked(acked_, "self-committed puts");
+        }
+        check_window("self-committed puts");
+        // A doorbell is refused in this mode.
+        csr_write(kInjTail, tail_ + 8);
+        doorbell_errs_++;
+        expect_csr(kErrDoorbell, doorbell_errs_, "ERR_DOORBELL after INJ_TAIL in auto-commit mode");
+        // A packet written slowly: the descriptor and header first, the payload's last word
+        // in part, then whole. Nothing leaves until the whole packet is there.
+        {
+            Packet p = good_put(1000, 32, kFlagAckReq);
+            const auto w = entry_words({p});  // 1 + 6 words
+            const uint64_t pkts_before = csr(kTxPkts);
+            ring_write(tail_, {w[0], w[1], w[2], w[3], w[4], w[5]});
+            mmio_write(static_cast<uint16_t>(kWindow + 8 * ((tail_ + 6) % kRingWords)), {w[6]}, {0x0f});
+            idle(500);
+            expect_csr(kTxPkts, pkts_before, "TX_PKTS with a packet half written");
+            expect_csr(kErrInjDesc, 3, "ERR_INJ_DESC with a packet half written");
+            mmio_write(static_cast<uint16_t>(kWindow + 8 * ((tail_ + 6) % kRingWords)), {w[6]}, {0xff});
+            tail_ += w.size();
+            wait_acked(acked_, "a packet written slowly");
+        }
+        // A zero-flit descriptor, then a put right behind it, written first: the tail sweeps
+        // on through the put as the descriptor is refused, and only the descriptor is skipped.
+        {
+            Packet p = good_put(1100, 16, kFlagAckReq);
+            const auto w = entry_words({p});
+            ring_write(tail_ + 1, w);
+            mmio_write(static_cast<uint16_t>(kWindow + 8 * (tail_ % kRingWords)), {0}, {0xff});
+            tail_ += 1 + w.size();
+            wait_csr(kErrInjDesc, 4, "ERR_INJ_DESC after a zero descriptor (auto-commit)");
+            wait_acked(acked_, "the put behind a zero descriptor");
+        }
+        check_window("auto-commit");
+        // Back to doorbell mode with a packet half written and its first words committed:
+        // refused, and the ring resynchronises at the tail.
+        ring_write(tail_, {6, hdr0(kPut, 0, kMyCoord, kMyCoord, 32), 1000});
+        tail_ += 3;
+        idle(100);
+        csr_write(kInjMode, 0);
+        wait_csr(kErrInjDesc, 5, "ERR_INJ_DESC for a packet left half written");
+        expect_csr(kInjHead, tail_, "INJ_HEAD after leaving auto-commit mode");
+        inject({good_put(1200, 40, kFlagAckReq)});
+        wait_acked(acked_, "a doorbell put after auto-commit mode");
+        check_window("after auto-commit mode");
+    }
+
     void no_ring() {
         v_.step("13 no ejection ring");
         // Unregister the ring: a NOTIFY put still writes its data; the entry is refused.
@@ -1040,7 +1151,7 @@ class NodeTest {
         expect_csr(kErrBadDst, 0, "ERR_BAD_DST");
         expect_csr(kErrBadLen, 2, "ERR_BAD_LEN");
         expect_csr(kErrDmaBounds, bounds_errs_, "ERR_DMA_BOUNDS");
-        expect_csr(kErrInjDesc, 3, "ERR_INJ_DESC");
+        expect_csr(kErrInjDesc, 5, "ERR_INJ_DESC");
         expect_csr(kErrInjWrite, inj_write_errs_, "ERR_INJ_WRITE");
         expect_csr(kErrDoorbell, doorbell_errs_, "ERR_DOORBELL");
         expect_csr(kErrCsr, csr_errs_, "ERR_CSR");
