@@ -32,7 +32,7 @@
 // previous packet is done), a decision cycle, which for a payload inside the window (PUT,
 // BCAST, GET_RESP) also offers the DMA request, then
 //   PUT inside the window: DMA write of the payload to WIN_BASE + offset (words stream
-//     from the VC buffer into the writer), then, with NOTIFY, an ejection ring entry.
+//     from the payload queue into the writer), then, with NOTIFY, an ejection ring entry.
 //   PUT outside the window (or no window): ERR_DMA_BOUNDS, payload discarded, with ACK_REQ
 //     a zero-length DMA request whose completion owes a failed ACK, and a BOUNDS entry.
 //   ACK: its counts go to PUTS_ACKED / PUTS_FAILED.
