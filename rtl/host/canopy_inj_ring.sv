@@ -4,17 +4,19 @@
 // Interface contract
 //   - win_wr_*: one window write per cycle (never backpressured), word index
 //     win_wr_idx_i (ring word idx mod InjRingWords), 64-bit data, byte strobes. It reaches
-//     the RAM only inside the free region, ring words [tail, head + InjRingWords); else
-//     it is dropped and err_inj_write_o pulses. Committed words are never overwritten.
+//     the RAM only inside the free region, ring words [tail, head + InjRingWords) (in
+//     auto-commit mode also below tail + AutoAhead, 128); else it is dropped and
+//     err_inj_write_o pulses. Committed words are never overwritten.
 //   - tail_we_i / tail_i: the INJ_TAIL doorbell and the value written (the producer count
 //     in words, free-running, modulo 2^32). Accepted only if
 //     0 < tail_i - tail <= InjRingWords - (tail - head) and auto_commit_i is 0; else
 //     ignored, err_doorbell_o.
 //   - auto_commit_i (INJ_MODE.auto_commit; changed only while the ring is empty): the ring
-//     commits itself. Every word written whole (every byte strobe) is marked, and the tail
-//     moves over marked words, one a cycle (a whole-word write at the tail commits in the
-//     cycle it arrives), so words are committed as the host's writes arrive, in whatever
-//     order write-combining delivers them, with no doorbell; and a packet that runs past the committed words (its
+//     commits itself. A word written whole (every byte strobe) at the tail commits in the
+//     cycle it arrives; one written whole up to AutoAhead words past it is marked, and the
+//     tail moves over marked words, one a cycle; so words are committed as the host's
+//     writes arrive, in whatever order write-combining delivers them (within AutoAhead
+//     words), with no doorbell. A packet that runs past the committed words (its
 //     descriptor, or a batch's next packet) is waited for until the host has written it
 //     instead of being refused. A descriptor whose packet can never fit the ring (flit
 //     count + 1 > InjRingWords) is still refused.
@@ -89,6 +91,7 @@ module canopy_inj_ring #(
 );
   localparam int unsigned IdxW      = $clog2(InjRingWords);
   localparam int unsigned FifoDepth = 4;
+  localparam int unsigned AutoAhead = 128;   // auto-commit: words past the tail a write may reach
   localparam logic [31:0] Words     = 32'(InjRingWords);
 
   `CANOPY_STATIC_ASSERT(gen_words_check, InjRingWords >= 64 && InjRingWords <= canopy_host_pkg::InjWindowWords
@@ -113,7 +116,8 @@ module canopy_inj_ring #(
   end
   assign wr_from_tail = ram_waddr - tail_q[IdxW-1:0];
   assign wr_from_head = ram_waddr - head_q[IdxW-1:0];
-  assign ram_we       = win_wr_i && 32'(wr_from_tail) < free;
+  // (in auto-commit mode, only as far past the tail as its marks reach)
+  assign ram_we       = win_wr_i && 32'(wr_from_tail) < free && (!auto_commit_i || 32'(wr_from_tail) < AutoAhead);
   assign err_inj_write_o = win_wr_i && !ram_we;
 
   always_ff @(posedge clk_i) begin
@@ -130,34 +134,37 @@ module canopy_inj_ring #(
   wire logic [31:0] tail_step = tail_i - tail_q;
   wire logic        tail_ok   = !auto_commit_i && tail_step != '0 && tail_step <= free;
 
-  // Auto-commit: written_q marks the free region's words written whole and not yet
-  // committed (an index names one position there). The tail takes the word at it when
-  // that word is marked or is being written whole now. Why marks and not only writes at
-  // the tail: the host maps the window write-combined, and a write-combining buffer's
-  // words may reach the device in any order. mark_q is the mark at the tail, looked up a
-  // cycle ahead (for the tail as it will be), so the commit is two gates from flip-flops
-  // and the wide multiplexer ends at a register.
-  logic [InjRingWords-1:0] written_q;
-  logic                    mark_q;
-  wire logic [IdxW-1:0] tail_idx  = tail_q[IdxW-1:0];
-  wire logic [IdxW-1:0] tail_idx1 = tail_idx + 1'b1;
+  // Auto-commit. A whole word written at the tail commits in the cycle it arrives. One
+  // written further on (the host maps the window write-combined, and a write-combining
+  // buffer's words may reach the device in any order) is marked, a cycle later, in
+  // marks_q, bit k for the word k places past the tail; the tail then moves over marked
+  // words, one a cycle. Marks cover AutoAhead words past the tail, twice the 64 words
+  // libcanopy writes between two store fences; further on, a window write is refused
+  // in this mode (it could never be committed). Why a window and not a mark per ring
+  // word: a bit per word with its set and clear decoders cost 7,000 LUT4 (measured).
+  logic [AutoAhead-1:0] marks_q, marks_set;
+  logic                 late_q;        // last cycle's write was whole and not at the tail
+  logic [IdxW-1:0]      late_idx_q;
+  wire logic [IdxW-1:0] tail_idx = tail_q[IdxW-1:0];
+  wire logic [IdxW-1:0] late_k   = late_idx_q - tail_idx;  // its place past the tail, now
   wire logic whole   = ram_we && win_wr_strb_i == 8'hFF;
-  wire logic at_tail = win_wr_i && win_wr_strb_i == 8'hFF && ram_waddr == tail_idx && used != Words;
-  wire logic commit  = auto_commit_i && (at_tail || mark_q);
+  wire logic at_tail = whole && wr_from_tail == '0;
+  wire logic commit  = auto_commit_i && (at_tail || marks_q[0]);
+  always_comb begin
+    marks_set = '0;
+    if (late_q && 32'(late_k) < AutoAhead) marks_set[late_k[$clog2(AutoAhead)-1:0]] = 1'b1;
+  end
   always_ff @(posedge clk_i) begin
     if (rst_i || !auto_commit_i) begin
-      written_q <= '0;
-      mark_q    <= 1'b0;
+      marks_q <= '0;
+      late_q  <= 1'b0;
     end else begin
-      if (whole)  written_q[ram_waddr] <= 1'b1;
-      if (commit) written_q[tail_idx]  <= 1'b0;   // (after the mark: the same word's)
-      mark_q <= commit ? written_q[tail_idx1] || (whole && ram_waddr == tail_idx1)
-                       : written_q[tail_idx]  || (whole && ram_waddr == tail_idx);
+      marks_q <= commit ? (marks_q | marks_set) >> 1 : (marks_q | marks_set);
+      late_q  <= whole && !at_tail;
     end
   end
-  `CANOPY_ASSERT(a_mark_at_tail, !auto_commit_i || mark_q == written_q[tail_idx],
-                 "the mark looked up ahead disagrees with the tail's")
-  `CANOPY_ASSERT(a_at_tail_whole, !at_tail || whole, "a whole write at the tail outside the free region")
+  always_ff @(posedge clk_i) late_idx_q <= ram_waddr;
+
   assign err_doorbell_o = tail_we_i && !tail_ok;
   assign tail_d         = (tail_we_i && tail_ok) ? tail_i : commit ? tail_q + 32'd1 : tail_q;
 

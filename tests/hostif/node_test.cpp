@@ -36,7 +36,8 @@
 //      also in the middle of a batch, whose other packets go through;
 //  12b. INJ_MODE.auto_commit: words commit as they are written, whole, in any order (runs
 //      of packets written as chunks of 1..8 words shuffled as write-combining may deliver
-//      them, no doorbell), a packet written slowly is waited for (not refused), a word
+//      them, no doorbell), a write 128 words or more past the tail is refused
+//      (ERR_INJ_WRITE), a packet written slowly is waited for (not refused), a word
 //      written in part does not commit until written whole, INJ_TAIL is refused
 //      (ERR_DOORBELL), a zero-flit descriptor skips only itself; back in doorbell mode, a
 //      half-written packet left committed is refused (ERR_INJ_DESC) and the ring is in
@@ -762,7 +763,8 @@ class NodeTest {
     }
 
     // Words [at, at + n) written in chunks of 1..8 words, the chunks of each group of up to
-    // four in random order (as write-combining buffers may drain), no doorbell.
+    // eight (64 words, what libcanopy writes between two store fences) in random order, as
+    // write-combining buffers may drain; no doorbell.
     void ring_write_unordered(uint32_t at, const std::vector<uint64_t> &words) {
         std::vector<std::pair<uint32_t, uint32_t>> chunks;  // (first word, words)
         for (uint32_t i = 0; i < words.size();) {
@@ -772,8 +774,8 @@ class NodeTest {
             chunks.emplace_back(i, n);
             i += n;
         }
-        for (size_t g = 0; g < chunks.size(); g += 4) {
-            const size_t end = std::min(chunks.size(), g + 4);
+        for (size_t g = 0; g < chunks.size(); g += 8) {
+            const size_t end = std::min(chunks.size(), g + 8);
             for (size_t k = end - 1; k > g; k--) std::swap(chunks[k], chunks[g + rng_.below(k - g + 1)]);
         }
         for (const auto &[i, n] : chunks) {
@@ -820,10 +822,15 @@ class NodeTest {
             wait_acked(acked_, "self-committed puts");
         }
         check_window("self-committed puts");
-        // A doorbell is refused in this mode.
+        // A doorbell is refused in this mode, and so is a write further past the tail than
+        // the marks reach (128 words): it could never be committed.
         csr_write(kInjTail, tail_ + 8);
         doorbell_errs_++;
         expect_csr(kErrDoorbell, doorbell_errs_, "ERR_DOORBELL after INJ_TAIL in auto-commit mode");
+        mmio_write(static_cast<uint16_t>(kWindow + 8 * ((tail_ + 128) % kRingWords)), {0x5}, {0xff});
+        inj_write_errs_++;
+        expect_csr(kErrInjWrite, inj_write_errs_, "ERR_INJ_WRITE after a write 128 words past the tail");
+        expect_csr(kInjHead, tail_, "INJ_HEAD after a write past the marks");
         // A packet written slowly: the descriptor and header first, the payload's last word
         // in part, then whole. Nothing leaves until the whole packet is there.
         {
