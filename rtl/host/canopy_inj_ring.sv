@@ -148,7 +148,13 @@ module canopy_inj_ring #(
   wire logic [IdxW-1:0] tail_idx = tail_q[IdxW-1:0];
   wire logic [IdxW-1:0] late_k   = late_idx_q - tail_idx;  // its place past the tail, now
   wire logic whole   = ram_we && win_wr_strb_i == 8'hFF;
-  wire logic at_tail = whole && wr_from_tail == '0;
+  // A whole word at the tail while the ring is not full (so inside the free region, as
+  // whole is): equalities only, not ram_we's subtracts and compare, since the commit it
+  // makes feeds the tail (placed, that path had been the node's worst: 86.18 MHz). With
+  // used <= Words, the ring is full exactly when the tail's and the head's ring indices
+  // agree and the bit above them differs.
+  wire logic ring_full = (tail_q[IdxW:0] ^ head_q[IdxW:0]) == {1'b1, IdxW'(0)};
+  wire logic at_tail   = win_wr_i && win_wr_strb_i == 8'hFF && ram_waddr == tail_idx && !ring_full;
   wire logic commit  = auto_commit_i && (at_tail || marks_q[0]);
   always_comb begin
     marks_set = '0;
@@ -164,6 +170,8 @@ module canopy_inj_ring #(
     end
   end
   always_ff @(posedge clk_i) late_idx_q <= ram_waddr;
+  `CANOPY_ASSERT(a_ring_full, ring_full == (used == Words), "the narrow ring-full test disagrees with the count")
+  `CANOPY_ASSERT(a_at_tail_whole, !at_tail || (whole && wr_from_tail == '0), "a write at the tail outside the free region")
 
   assign err_doorbell_o = tail_we_i && !tail_ok;
   assign tail_d         = (tail_we_i && tail_ok) ? tail_i : commit ? tail_q + 32'd1 : tail_q;
