@@ -53,7 +53,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PARAMS = [
     ("h_link", "cycles/hop", "router fabric, zero load, per hop (the hop-latency records; not fitted)"),
     ("ts_put", "cycles", "a put, host to host: MMIO write in, injection and ejection ports, DMA write out"),
-    ("tw_fill", "cycles/byte", "the first doorbell batch (2 KiB), written over MMIO before the device starts"),
+    ("tw_fill", "cycles/byte", "the first packet (256 B), written over MMIO before the device starts"),
     ("tw_inj", "cycles/byte", "injection stream, above the link's flit time (ring reads, packet bubbles)"),
     ("ts_msg", "cycles", "a software message beyond its put: the flag put behind the data"),
     ("tw_dup", "cycles/byte", "contention: extra while a host interface injects and ejects at once"),
@@ -72,7 +72,7 @@ FREE = [n for n in NAMES if n not in NOT_FITTED]
 LINK_BYTES = 8          # bytes per flit, one flit per cycle per link
 PKT_PAYLOAD = 256       # bytes of payload per packet (the driver segments)
 HDR_FLITS = 2           # header flits per packet
-DOORBELL_BYTES = 2048   # DOORBELL_BATCH (8) packets of 256 bytes: the device starts after these
+DOORBELL_BYTES = 256    # one packet: the ring commits its words as they land (auto-commit), so the device starts after the first
 
 # Where the fit starts: figures from docs/perf.md, so the first critical paths the
 # simulations pick are the physical ones. h_link is replaced by the hop-latency records.
