@@ -364,10 +364,10 @@ class NodeTest {
 
     uint32_t inj_head() { return static_cast<uint32_t>(csr(kInjHead)); }
 
-    // Packets appended at the tail (waiting for room as a driver would), then one doorbell.
-    // Runs of packets of one size and VC are often written as a batch: one descriptor
-    // whose `more` field counts the packets after the first.
-    void inject(const std::vector<Packet> &pkts) {
+    // The ring words of packets (counted as sent): runs of packets of one size and VC are
+    // often written as a batch, one descriptor whose `more` field counts the packets after
+    // the first.
+    std::vector<uint64_t> entry_words(const std::vector<Packet> &pkts) {
         std::vector<uint64_t> words;
         size_t desc_at = 0;
         for (size_t k = 0; k < pkts.size(); k++) {
@@ -384,6 +384,12 @@ class NodeTest {
             tx_pkts_++;
             tx_flits_ += p.flits.size();
         }
+        return words;
+    }
+
+    // Packets appended at the tail (waiting for room as a driver would), then one doorbell.
+    void inject(const std::vector<Packet> &pkts) {
+        const auto words = entry_words(pkts);
         wait_for([&] { return kRingWords - (tail_ - static_cast<uint32_t>(wb(0))) >= words.size(); },
                  200000, "injection ring room");
         ring_write(tail_, words);
@@ -782,25 +788,6 @@ class NodeTest {
             std::vector<uint64_t> d(words.begin() + i, words.begin() + i + n);
             mmio_write(static_cast<uint16_t>(kWindow + 8 * ((at + i) % kRingWords)), d, std::vector<uint8_t>(n, 0xff));
         }
-    }
-
-    // The words of packets as one entry per run of equal packets (inject()'s framing).
-    std::vector<uint64_t> entry_words(const std::vector<Packet> &pkts) {
-        std::vector<uint64_t> words;
-        size_t desc_at = 0;
-        for (size_t k = 0; k < pkts.size(); k++) {
-            const Packet &p = pkts[k];
-            if (k > 0 && p.flits.size() == pkts[k - 1].flits.size() && rng_.chance(70)) {
-                words[desc_at] += uint64_t{1} << 10;
-            } else {
-                desc_at = words.size();
-                words.push_back(p.flits.size() | uint64_t{p.vc} << 8);
-            }
-            words.insert(words.end(), p.flits.begin(), p.flits.end());
-            tx_pkts_++;
-            tx_flits_ += p.flits.size();
-        }
-        return words;
     }
 
     void auto_commit() {
