@@ -72,7 +72,7 @@ FREE = [n for n in NAMES if n not in NOT_FITTED]
 LINK_BYTES = 8          # bytes per flit, one flit per cycle per link
 PKT_PAYLOAD = 256       # bytes of payload per packet (the driver segments)
 HDR_FLITS = 2           # header flits per packet
-DOORBELL_BYTES = 256    # one packet: the ring commits its words as they land (auto-commit), so the device starts after the first
+FILL_BYTES = 256    # one packet: the ring commits its words as they land (auto-commit), so the device starts after the first
 
 # Where the fit starts: figures from docs/perf.md, so the first critical paths the
 # simulations pick are the physical ones. h_link is replaced by the hop-latency records.
@@ -151,7 +151,7 @@ class Costs:
     def put(self, nbytes, hops, load=1):
         """A put, from the sender's call to the receiver seeing its bytes."""
         return self.memo(("put", nbytes, hops, load), lambda: self.t(
-            ts_put=1, h_link=hops, tw_fill=min(nbytes, DOORBELL_BYTES)) + self.stream(nbytes, load))
+            ts_put=1, h_link=hops, tw_fill=min(nbytes, FILL_BYTES)) + self.stream(nbytes, load))
 
     def msg(self, nbytes, hops, load=1):
         """A software message: the data put, then its flag put (no data: the flag alone)."""
@@ -439,7 +439,7 @@ def engine_flits(nbytes, fanin):
 def hw_time(k, tor, bench, nbytes):
     """The routers' collectives on tree 0 rooted at node 0, from the synchronized start."""
     depth, fanin = tree_depth(tor.dims), root_fanin(tor.dims)
-    fill = min(nbytes, DOORBELL_BYTES)
+    fill = min(nbytes, FILL_BYTES)
     if bench == "bcast":
         return k.t(ts_hw=1, tw_fill=fill, _known=wire(nbytes), tw_tree=nbytes, ts_down=depth)
     if bench == "bcast-hop-latency":
