@@ -241,6 +241,8 @@ module canopy_coll_rx_sched #(
   logic [1:0][EntW-1:0]      hd_q;       // ... and holds this
   logic [1:0]                q_pop;      // the front leaves this cycle
   logic [1:0]                q_one;      // the front is the queue's only flit
+  logic [1:0]                nv_q;       // a flit waits behind the front (in the storage)
+  logic [1:0][EntW-1:0]      nd_q;       // ... and holds this (the front after the next pop)
 
   // Each queue: a canopy_reg_fifo, whose front is a register (so the decision below, the
   // collective unit's longest path, starts at flip-flops rather than at a LUT-RAM read),
@@ -259,7 +261,9 @@ module canopy_coll_rx_sched #(
       .out_valid_o (hv_q[q]),
       .out_ready_i (q_pop[q]),
       .out_data_o  (hd_q[q]),
-      .count_o     (unused_count)
+      .count_o     (unused_count),
+      .next_valid_o (nv_q[q]),
+      .next_data_o  (nd_q[q])
     );
     always_ff @(posedge clk_i) begin
       if (rst_i) cnt_q <= '0;
@@ -345,6 +349,28 @@ module canopy_coll_rx_sched #(
   logic [NumStreams-1:0][NumLanes-1:0]   nx_lanes;
   logic [NumStreams-1:0]                 nx_egrp, nx_w1;
 
+  // A request's admission, made a cycle ahead for the packet behind the one at the COLL_UP
+  // front: when the front leaves as its packet's tail, the head behind it (from the
+  // queue's storage) is at the front the next cycle already admitted (nx_admit_q), where
+  // admit_q, made for the front itself, would keep it a cycle (a cycle per packet: a root
+  // turned a stream of 34-flit requests into broadcasts at 35 cycles a packet). The same
+  // conditions as admit_d, on the stored class of the flit behind the front.
+  /* verilator lint_off UNUSEDSIGNAL */  // the fields used here
+  cls_t             nx_cls;
+  canopy_pkg::hdr_t nx_hdr;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic             nx_admit_d, nx_admit_q;
+  logic [TreeW-1:0] nx_tree, nx_tree_q;
+  wire logic unused_down_next = ^{nv_q[1], nd_q[1]};  // broadcasts from the parent need no admission
+  always_comb begin
+    nx_cls  = cls_t'(nd_q[0][FlitWidth+1+PortW +: ClsW]);
+    nx_hdr  = canopy_pkg::hdr_t'({{FlitWidth{1'b0}}, nd_q[0][FlitWidth-1:0]});
+    nx_tree = nx_hdr.tree[TreeW-1:0];
+    nx_admit_d = nv_q[0] && nx_cls.head && !nx_cls.reduce && nx_cls.tin && nx_cls.tvalid
+                 && nx_cls.tyok && nx_cls.troot && !nd_q[0][FlitWidth]
+                 && !tree_full_i[nx_tree] && !undec_q[nx_tree] && !(alloc_o && alloc_tree_o == nx_tree);
+  end
+
   always_comb begin
     for (int unsigned q = 0; q < 2; q++) begin
       s_valid[q]  = hv_q[q] && !h_reduce[q];
@@ -383,7 +409,7 @@ module canopy_coll_rx_sched #(
       // a tree's slots are decided in the order they are taken. That check is made a cycle
       // ahead (admit_q: registered, for the same front, and no slot taken since).
       s_can[s] = s_valid[s] && (s == SDown || busy_q[s] || !s_acc[s]
-                                || (admit_q[s] && !pop_q[s] && !alloc_o));
+                                || ((admit_q[s] && !pop_q[s] || s == SUp && nx_admit_q) && !alloc_o));
       // (tree_full_i lags a take by two cycles: the one of last cycle, alloc_o, counts here)
       admit_d[s] = s_valid[s] && !busy_q[s] && s_acc[s] && !tree_full_i[s_tree[s]] && !undec_q[s_tree[s]]
                    && !(alloc_o && alloc_tree_o == s_tree[s]);
@@ -391,13 +417,16 @@ module canopy_coll_rx_sched #(
   end
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      admit_q <= '0;
-      pop_q   <= '0;
+      admit_q    <= '0;
+      pop_q      <= '0;
+      nx_admit_q <= 1'b0;
     end else begin
-      admit_q <= admit_d;
-      pop_q   <= g;
+      admit_q    <= admit_d;
+      pop_q      <= g;
+      nx_admit_q <= nx_admit_d && q_pop[0] && hd_q[0][FlitWidth];
     end
   end
+  always_ff @(posedge clk_i) nx_tree_q <= nx_tree;
 
   // A head's tree: the queues' from the flit (their RAM reads are the front's registers'
   // next step anyway), the results' from the engine's registers (res_tree_i).
@@ -582,6 +611,8 @@ module canopy_coll_rx_sched #(
                  "a broadcast from the parent found no free slot: slot credits broken")
   `CANOPY_ASSERT(a_early_next_is_w1, !(dec_early && !m_last) || m_nx_w1,
                  "a packet decided with its head, but the flit behind it is not its word 1")
+  `CANOPY_ASSERT(a_nx_admit, !nx_admit_q || (s_valid[SUp] && !busy_q[SUp] && s_acc[SUp] && s_tree[SUp] == nx_tree_q),
+                 "the request admitted a cycle ahead is not the one at the front")
   `CANOPY_ASSERT(a_onehot_grant, $onehot0(g), "two streams granted the write port")
   `CANOPY_ASSERT(a_decide_in_order, !(m_alloc && !m_down) || !undec_q[m_tree],
                  "a slot taken while its tree's previous slot is undecided")

@@ -121,8 +121,13 @@ module canopy_coll_send_lane #(
   wire logic            sched    = want_q;
   wire logic            last_now = cmpl_q && idx1 == lim_q;   // the word scheduled is the tail
 
-  // The lane starts a packet when it is idle: the descriptor it holds, or one given now.
+  // The lane starts a packet when it is idle, or goes on to it from the cycle it schedules
+  // its packet's tail (chain: word 0 of the next is scheduled the cycle after the tail, so
+  // a lane that follows the writer closely loses no cycle between packets): with the
+  // descriptor it holds, or one given now.
   wire logic              start      = !act_q && (nv_q || pick_i);
+  wire logic              chain      = sched && last_now && (nv_q || pick_i);
+  wire logic              go         = start || chain;
   wire logic [SlotW-1:0]  start_slot = nv_q ? nslot_q : pick_slot_i;
   wire logic [NumOut-1:0] start_mask = nv_q ? nmask_q : pick_mask_i;
 
@@ -136,8 +141,11 @@ module canopy_coll_send_lane #(
   wire logic x1 = act_q && !last_now && idx1 != lim_d;
   logic want_d;
   always_comb begin
-    // start and sched never coincide (the lane starts only when idle, wants only when active).
+    // start and sched never coincide (the lane starts only when idle, wants only when
+    // active); a chain schedules the tail now and wants the next packet's word 0, which is
+    // written before its descriptor is given.
     if (start)      want_d = pop ? 1'b1 : r0;
+    else if (chain) want_d = pop ? r0 : r1;
     else if (sched) want_d = x1 && (pop ? r0 : r1);
     else            want_d = x0 && (pop ? 1'b1 : r0);
   end
@@ -155,11 +163,12 @@ module canopy_coll_send_lane #(
       sum_q  <= sum_q + SumW'(sched) - SumW'(pop);
       t1_q   <= sched;
       t2_q   <= t1_q;
-      if (start)                  act_q <= 1'b1;
+      if (go)                     act_q <= 1'b1;
       else if (sched && last_now) act_q <= 1'b0;
-      // A descriptor given to a busy lane is held as its next; started once it is idle.
-      if (start && nv_q)          nv_q <= 1'b0;
-      else if (pick_i && act_q)   nv_q <= 1'b1;
+      // A descriptor given to a busy lane is held as its next, unless the lane goes on to
+      // it at once; started once the lane is idle, or from its tail's cycle.
+      if (go && nv_q)                  nv_q <= 1'b0;
+      else if (pick_i && act_q && !go) nv_q <= 1'b1;
     end
   end
   always_ff @(posedge clk_i) begin
@@ -167,7 +176,7 @@ module canopy_coll_send_lane #(
       nslot_q <= pick_slot_i;
       nmask_q <= pick_mask_i;
     end
-    if (start) begin
+    if (go) begin
       slot_q <= start_slot;
       mask_q <= start_mask;
       idx_q  <= '0;

@@ -8,6 +8,10 @@
 //          leaves when out_valid_o && out_ready_i.
 //   - count_o is the occupancy. Up to Depth + 1 entries fit: Depth in the memory behind the
 //     head and the head itself.
+//   - next_valid_o / next_data_o: the beat behind the head, when one waits in the memory
+//     (what the head will be after the next pop; a beat arriving into a FIFO holding only
+//     its head is not shown). A LUT-RAM read at a registered address: for a caller that
+//     decides about the next beat a cycle ahead.
 // Why: canopy_fifo's head is a memory read at the read pointer, so its out_valid_o is a
 // pointer compare and out_data_o a LUT-RAM read, both in front of whatever picks among
 // several FIFOs. Here the memory's read is addressed by a register and only feeds the head
@@ -27,7 +31,9 @@ module canopy_reg_fifo #(
   output logic                  out_valid_o,
   input  wire logic             out_ready_i,
   output logic [Width-1:0]      out_data_o,
-  output logic [$clog2(Depth + 1):0] count_o
+  output logic [$clog2(Depth + 1):0] count_o,
+  output logic                  next_valid_o,
+  output logic [Width-1:0]      next_data_o
 );
   localparam int unsigned PtrW = $clog2(Depth);
   localparam logic [PtrW:0] Full = {1'b1, {PtrW{1'b0}}};  // Depth in pointer width
@@ -54,6 +60,8 @@ module canopy_reg_fifo #(
   assign out_valid_o = head_v_q;
   assign out_data_o  = head_q;
   assign count_o     = ($clog2(Depth + 1) + 1)'(behind) + ($clog2(Depth + 1) + 1)'(head_v_q);
+  assign next_valid_o = mem_any;
+  assign next_data_o  = mem_q[rd_ptr_q[PtrW-1:0]];
 
   always_ff @(posedge clk_i) begin
     if (to_mem) mem_q[wr_ptr_q[PtrW-1:0]] <= in_data_i;

@@ -185,6 +185,8 @@ module canopy_axi_slave #(
   end
 
   logic [$clog2(BQueueDepth + 1):0] b_count;
+  logic                   unused_b_queue_next_valid;  // the FIFO's peek port, not read here
+  logic [IdWidth-1:0] unused_b_queue_next_data;
   canopy_reg_fifo #(.Width(IdWidth), .Depth(BQueueDepth)) u_b_queue (
     .clk_i,
     .rst_i,
@@ -194,7 +196,9 @@ module canopy_axi_slave #(
     .out_valid_o (s_axi_bvalid_o),
     .out_ready_i (s_axi_bready_i),
     .out_data_o  (s_axi_bid_o),
-    .count_o     (b_count)
+    .count_o     (b_count),
+    .next_valid_o (unused_b_queue_next_valid),
+    .next_data_o  (unused_b_queue_next_data)
   );
   wire logic unused_b_count = ^b_count;
   assign s_axi_bresp_o = RespOkay;

@@ -232,11 +232,15 @@ module canopy_dma_writer #(
   );
   wire logic [1:0] unused_aw_count;
 
+  logic                   unused_w_fifo_next_valid;  // the FIFO's peek port, not read here
+  logic [$bits(w_in)-1:0] unused_w_fifo_next_data;
   canopy_reg_fifo #(.Width($bits(w_in)), .Depth(WDepth)) u_w_fifo (
     .clk_i, .rst_i,
     .in_valid_i (push_burst), .in_ready_o (w_ready), .in_data_i (w_in),
     .out_valid_o (wq_valid), .out_ready_i (w_pop), .out_data_o (wq),
-    .count_o (unused_w_count)
+    .count_o (unused_w_count),
+    .next_valid_o (unused_w_fifo_next_valid),
+    .next_data_o  (unused_w_fifo_next_data)
   );
   wire logic [$clog2(WDepth + 1):0] unused_w_count;
 

@@ -45,6 +45,8 @@ module canopy_ej_buffer #(
   for (genvar v = 0; v < NumVcs; v++) begin : gen_vc
     wire logic [$clog2(EjectCredits + 1):0] unused_count;
     // Heads in registers: the VC pick and the flit mux after it start from flip-flops.
+    logic                   unused_buf_next_valid;  // the FIFO's peek port, not read here
+    logic [FlitWidth:0]      unused_buf_next_data;
     canopy_reg_fifo #(.Width(FlitWidth + 1), .Depth(EjectCredits)) u_buf (
       .clk_i,
       .rst_i,
@@ -54,7 +56,9 @@ module canopy_ej_buffer #(
       .out_valid_o (buf_valid[v]),
       .out_ready_i (pop[v]),
       .out_data_o  (buf_data[v]),
-      .count_o     (unused_count)
+      .count_o     (unused_count),
+      .next_valid_o (unused_buf_next_valid),
+      .next_data_o  (unused_buf_next_data)
     );
     `CANOPY_ASSERT(a_credit_overflow, !(ej_valid_i && ej_vc_i == VcW'(v) && !buf_ready[v]),
                    "router sent a flit without an ejection credit")

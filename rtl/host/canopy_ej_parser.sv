@@ -128,6 +128,8 @@ module canopy_ej_parser #(
   );
 
   logic [$clog2(2 + 1):0] unused_hq_count;
+  logic                   unused_hdr_q_next_valid;  // the FIFO's peek port, not read here
+  logic [HdrW-1:0] unused_hdr_q_next_data;
   canopy_reg_fifo #(.Width(HdrW), .Depth(2)) u_hdr_q (
     .clk_i,
     .rst_i,
@@ -137,11 +139,15 @@ module canopy_ej_parser #(
     .out_valid_o (hdr_valid_o),
     .out_ready_i (hdr_ready_i),
     .out_data_o  ({hdr0_o, hdr1_o, hdr_ended_o, hdr_in_win_o, hdr_src_idx_o, hdr_src_ok_o}),
-    .count_o     (unused_hq_count)
+    .count_o     (unused_hq_count),
+    .next_valid_o (unused_hdr_q_next_valid),
+    .next_data_o  (unused_hdr_q_next_data)
   );
 
   // ---------------------------------------------------------------- the payload
   logic [$clog2(PayDepth + 1):0] unused_pq_count;
+  logic                   unused_pay_q_next_valid;  // the FIFO's peek port, not read here
+  logic [64:0]            unused_pay_q_next_data;
   canopy_reg_fifo #(.Width(65), .Depth(PayDepth)) u_pay_q (
     .clk_i,
     .rst_i,
@@ -151,7 +157,9 @@ module canopy_ej_parser #(
     .out_valid_o (pay_valid_o),
     .out_ready_i (pay_ready_i),
     .out_data_o  ({pay_last_o, pay_flit_o}),
-    .count_o     (unused_pq_count)
+    .count_o     (unused_pq_count),
+    .next_valid_o (unused_pay_q_next_valid),
+    .next_data_o  (unused_pay_q_next_data)
   );
 endmodule
 

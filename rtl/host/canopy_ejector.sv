@@ -227,6 +227,7 @@ module canopy_ejector #(
   logic              in_win_q, in_win_d;   // a nonzero window holds offset + len (the parser's)
   logic              put_ok_q, put_ok_d;   // PUT (or BCAST) inside the window
   logic              count_q, count_d;     // a completion counter write is owed
+  logic              cnt_req_q, cnt_req_d; // its request was taken already, while the payload streamed
   logic              cfg_ok_q, cfg_ok_d;   // the CONFIG entry was accepted
   logic              cnt_bcast_q, cnt_bcast_d;  // the counter write stands for an empty broadcast's marker
   logic [NumTrees-1:0][31:0] tree_cnt_q;   // broadcast packets delivered, per tree
@@ -365,6 +366,14 @@ module canopy_ejector #(
   canopy_host_pkg::dma_tag_t tag;
   // The request's payload is written: decided (SReq), or the fast case (SDecide).
   wire logic req_ok = state_q == SReq ? put_ok_q : 1'b1;
+  // The owed count write has somewhere to go.
+  wire logic cnt_wb_set = is_gresp ? get_wb_set_i : coll_wb_set_i;
+
+  // Where a packet goes once its payload is consumed: its count write (its word only, if
+  // the request went ahead during the payload), its ejection ring entry, or the next one.
+  function automatic state_e after_payload(input logic count, input logic cnt_req, input logic entry);
+    after_payload = count ? (cnt_req ? SCountData : SCount) : entry ? SEntry : SHdr;
+  endfunction
 
   // Requests and payload words offered to the DMA writer: a function of the state only
   // (never of the ready inputs), in a block of their own.
@@ -392,24 +401,28 @@ module canopy_ejector #(
         tag.ack_req = ack_req && (is_put || is_config);
         tag.src     = hdr.src;
       end
-      SCount: begin
-        // No count write without a writeback area (the state moves on without one).
-        req_valid_o = is_gresp ? get_wb_set_i : coll_wb_set_i;
+      SCount, SData: begin
+        // The counter write's request: in SCount, or already while the payload streams
+        // (SData: the writer queues it behind the payload's, whose words come first), so
+        // that a broadcast packet costs the DMA path its payload and one word, no more
+        // cycles than the link takes to deliver it. No count write without a writeback
+        // area (SCount moves on without one).
+        req_valid_o = (state_q == SCount || (count_q && !cnt_req_q)) && cnt_wb_set;
         req_addr_o  = is_gresp  ? get_wb_base_i + (64'(src_idx) << 3)
                     : is_result
                       ? coll_wb_base_i + ((64'(canopy_pkg::MaxTrees) + (64'(hdr.tree) << 5) + 64'(hdr.rid)) << 3)
                       : coll_wb_base_i + (64'(hdr.tree) << 3);
         req_len_o   = LenW'(8);
         tag.kind    = cnt_bcast_q ? canopy_host_pkg::DmaBcast : canopy_host_pkg::DmaCount;
+        if (state_q == SData) begin
+          // Past an early tail the payload is padded with zeros.
+          data_valid_o = ended_q || front_valid;
+          data_o       = ended_q ? '0 : front_flit;
+        end
       end
       SCountData: begin
         data_valid_o = 1'b1;
         data_o       = is_gresp ? 64'(gcnt_q) : is_result ? {res_failed, res_retry, 30'd0, res_sel} : 64'(cnt_sel);
-      end
-      SData: begin
-        // Past an early tail the payload is padded with zeros.
-        data_valid_o = ended_q || front_valid;
-        data_o       = ended_q ? '0 : front_flit;
       end
       SEntry: begin
         req_valid_o = ej_entries_i != '0 && ring_room_q;
@@ -447,6 +460,7 @@ module canopy_ejector #(
     hq_take   = 1'b0;
     put_ok_d  = put_ok_q;
     count_d   = count_q;
+    cnt_req_d = cnt_req_q;
     cfg_ok_d  = cfg_ok_q;
     cnt_bcast_d = cnt_bcast_q;
     tbl_we_o  = 1'b0;
@@ -481,6 +495,7 @@ module canopy_ejector #(
                  : is_gresp ? !g_failed && in_win_b
                  : (is_bcast && (!is_result || res_write) && !skip_self && in_win_b);
         count_d  = is_bcast || (is_gresp && g_last && src_ok);
+        cnt_req_d = 1'b0;
         cnt_bcast_d = 1'b0;
         entry_d  = 1'b0;
         status_d = canopy_host_pkg::EjStatusOkNotify;
@@ -564,13 +579,16 @@ module canopy_ejector #(
         state_d  = ack_req ? SReq : SDiscard;
       end
       SReq: if (req_take) state_d = (put_ok_q && hdr.len != '0) ? SData : SDiscard;
-      SData: if (data_take) begin
-        pop_front = !ended_q;
-        ended_d   = ended_q || front_last;
-        words_d   = words_q + 1'b1;
-        // The last payload word: with the packet's tail taken as well (a packet as long
-        // as its len, the usual case), straight on as SDiscard would go, a cycle sooner.
-        if (words_d == pay_words) state_d = !ended_d ? SDiscard : count_q ? SCount : entry_q ? SEntry : SHdr;
+      SData: begin
+        if (req_take) cnt_req_d = 1'b1;
+        if (data_take) begin
+          pop_front = !ended_q;
+          ended_d   = ended_q || front_last;
+          words_d   = words_q + 1'b1;
+          // The last payload word: with the packet's tail taken as well (a packet as long
+          // as its len, the usual case), straight on as SDiscard would go, a cycle sooner.
+          if (words_d == pay_words) state_d = !ended_d ? SDiscard : after_payload(count_q, cnt_req_d, entry_q);
+        end
       end
       SDiscard: begin
         // Drop what is left of the packet (the payload of anything but a PUT written).
@@ -578,7 +596,7 @@ module canopy_ejector #(
           pop_front = 1'b1;
           ended_d   = front_last;
         end
-        if (ended_d) state_d = count_q ? SCount : entry_q ? SEntry : SHdr;
+        if (ended_d) state_d = after_payload(count_q, cnt_req_q, entry_q);
       end
       SCount: begin
         if (!(is_gresp ? get_wb_set_i : coll_wb_set_i)) state_d = entry_q ? SEntry : SHdr;
@@ -671,6 +689,7 @@ module canopy_ejector #(
 
   always_ff @(posedge clk_i) begin
     count_q   <= count_d;
+    cnt_req_q <= cnt_req_d;
     cfg_ok_q  <= cfg_ok_d;
     cnt_bcast_q <= cnt_bcast_d;
     hdr0_q    <= hdr0_d;

@@ -404,11 +404,15 @@ module canopy_get_server #(
   assign fo_push = hdr_push || (s2_valid_q && s2_emit_q);
   assign fo_in   = hdr_push ? hdr_word : {s2_last_q, s2_word};
 
+  logic                   unused_out_next_valid;  // the FIFO's peek port, not read here
+  logic [64:0]            unused_out_next_data;
   canopy_reg_fifo #(.Width(65), .Depth(OutDepth)) u_out (
     .clk_i, .rst_i,
     .in_valid_i (fo_push), .in_ready_o (fo_ready), .in_data_i (fo_in),
     .out_valid_o (out_valid_o), .out_ready_i (out_ready_i), .out_data_o (fo_out),
-    .count_o (fo_count)
+    .count_o (fo_count),
+    .next_valid_o (unused_out_next_valid),
+    .next_data_o  (unused_out_next_data)
   );
   assign out_flit_o = fo_out[63:0];
   assign out_last_o = fo_out[64];

@@ -727,6 +727,8 @@ module canopy_host_if #(
   logic [LenW-1:0] ejq_req_len;
   logic [TagW-1:0] ejq_req_tag;
   logic [$clog2(2 + 1):0] unused_ejq_req_count, unused_ejq_data_count;  // (Depth 2)
+  logic                   unused_ej_req_slice_next_valid;  // the FIFO's peek port, not read here
+  logic [63 + LenW + TagW:0] unused_ej_req_slice_next_data;
   canopy_reg_fifo #(.Width(64 + LenW + TagW), .Depth(2)) u_ej_req_slice (
     .clk_i, .rst_i,
     .in_valid_i  (ej_req_valid),
@@ -735,8 +737,12 @@ module canopy_host_if #(
     .out_valid_o (ejq_req_valid),
     .out_ready_i (ejq_req_ready),
     .out_data_o  ({ejq_req_addr, ejq_req_len, ejq_req_tag}),
-    .count_o     (unused_ejq_req_count)
+    .count_o     (unused_ejq_req_count),
+    .next_valid_o (unused_ej_req_slice_next_valid),
+    .next_data_o  (unused_ej_req_slice_next_data)
   );
+  logic                   unused_ej_data_slice_next_valid;  // the FIFO's peek port, not read here
+  logic [63:0]            unused_ej_data_slice_next_data;
   canopy_reg_fifo #(.Width(64), .Depth(2)) u_ej_data_slice (
     .clk_i, .rst_i,
     .in_valid_i  (ej_data_valid),
@@ -745,7 +751,9 @@ module canopy_host_if #(
     .out_valid_o (ejq_data_valid),
     .out_ready_i (ejq_data_ready),
     .out_data_o  (ejq_data),
-    .count_o     (unused_ejq_data_count)
+    .count_o     (unused_ejq_data_count),
+    .next_valid_o (unused_ej_data_slice_next_valid),
+    .next_data_o  (unused_ej_data_slice_next_data)
   );
 
   // ---------------------------------------------------------------- writeback

@@ -360,6 +360,8 @@ module canopy_inj_ring #(
   `CANOPY_ASSERT(a_framing, state_q != IHdr || framing_ok == (hdr.len <= LenW'(canopy_pkg::MaxPayloadBytes)
                             && len_flits == (LenW + 1)'(flits_q)), "the header length check disagrees with its definition")
 
+  logic                   unused_out_fifo_next_valid;  // the FIFO's peek port, not read here
+  logic [64 + VcW:0]       unused_out_fifo_next_data;
   canopy_reg_fifo #(.Width(64 + 1 + VcW), .Depth(FifoDepth)) u_out_fifo (
     .clk_i,
     .rst_i,
@@ -369,7 +371,9 @@ module canopy_inj_ring #(
     .out_valid_o (fifo_valid),
     .out_ready_i (out_ready_i),
     .out_data_o  (fifo_out),
-    .count_o     (fifo_count)
+    .count_o     (fifo_count),
+    .next_valid_o (unused_out_fifo_next_valid),
+    .next_data_o  (unused_out_fifo_next_data)
   );
 
   assign out_valid_o = fifo_valid;

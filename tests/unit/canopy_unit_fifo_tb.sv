@@ -22,7 +22,9 @@ module canopy_unit_fifo_tb #(
   output logic      [NumCfg-1:0]                 out_valid_o,
   input  wire logic [NumCfg-1:0]                 out_ready_i,
   output logic      [NumCfg-1:0][MaxWidth-1:0]   out_data_o,
-  output logic      [NumCfg-1:0][CountW-1:0]     count_o
+  output logic      [NumCfg-1:0][CountW-1:0]     count_o,
+  output logic      [NumCfg-1:0]                 next_valid_o,   // canopy_reg_fifo's peek port (0 for canopy_fifo)
+  output logic      [NumCfg-1:0][MaxWidth-1:0]   next_data_o
 );
   for (genvar k = 0; k < NumCfg; k++) begin : g_cfg
     localparam int unsigned Width = (k % 2 == 0) ? 1 : 70;
@@ -30,7 +32,7 @@ module canopy_unit_fifo_tb #(
     localparam bit          Reg   = k >= 6;
     localparam int unsigned CntW  = Reg ? $clog2(Depth + 1) + 1 : $clog2(Depth) + 1;
 
-    logic [Width-1:0] out_data;
+    logic [Width-1:0] out_data, next_data;
     logic [CntW-1:0]  count;
 
     if (Reg) begin : g_reg
@@ -43,7 +45,9 @@ module canopy_unit_fifo_tb #(
         .out_valid_o (out_valid_o[k]),
         .out_ready_i (out_ready_i[k]),
         .out_data_o  (out_data),
-        .count_o     (count)
+        .count_o     (count),
+        .next_valid_o (next_valid_o[k]),
+        .next_data_o  (next_data)
       );
     end else begin : g_plain
       canopy_fifo #(.Width(Width), .Depth(Depth)) u_dut (
@@ -57,9 +61,12 @@ module canopy_unit_fifo_tb #(
         .out_data_o  (out_data),
         .count_o     (count)
       );
+      assign next_valid_o[k] = 1'b0;
+      assign next_data       = '0;
     end
 
     assign out_data_o[k] = MaxWidth'(out_data);
+    assign next_data_o[k] = MaxWidth'(next_data);
     assign count_o[k]    = CountW'(count);
 
     // The padding of a narrow config's input is driven (to random values) but unused.

@@ -87,7 +87,7 @@ struct Lane {
     bool offering = false;   // producer holds a beat (in_valid_i)
     Data offer;
     Mix mix{};
-    uint64_t full_cycles = 0, empty_cycles = 0, push_pop_cycles = 0;
+    uint64_t full_cycles = 0, empty_cycles = 0, push_pop_cycles = 0, peek_cycles = 0;
 };
 
 class FifoTest {
@@ -127,11 +127,11 @@ class FifoTest {
         for (unsigned k = 0; k < kNumCfg; k++) {
             const Lane &l = lanes_[k];
             if (l.full_cycles < kMinCover || l.empty_cycles < kMinCover ||
-                l.push_pop_cycles < kMinCover)
+                l.push_pop_cycles < kMinCover || (l.cfg.reg && l.peek_cycles < kMinCover))
                 t_.fail("config %u (Width %u Depth %u): coverage too low: full %" PRIu64
-                        " empty %" PRIu64 " push+pop %" PRIu64 " cycles",
+                        " empty %" PRIu64 " push+pop %" PRIu64 " peek %" PRIu64 " cycles",
                         k, l.cfg.width, l.cfg.depth, l.full_cycles, l.empty_cycles,
-                        l.push_pop_cycles);
+                        l.push_pop_cycles, l.peek_cycles);
         }
         t_.pass();
     }
@@ -145,6 +145,12 @@ class FifoTest {
         Data d;
         d.lo = get_field(tb_.out_data_o, k * kMaxWidth, 64);
         d.hi = get_field(tb_.out_data_o, k * kMaxWidth + 64, kMaxWidth - 64);
+        return d;
+    }
+    Data get_next(unsigned k) {
+        Data d;
+        d.lo = get_field(tb_.next_data_o, k * kMaxWidth, 64);
+        d.hi = get_field(tb_.next_data_o, k * kMaxWidth + 64, kMaxWidth - 64);
         return d;
     }
 
@@ -234,6 +240,17 @@ class FifoTest {
                     t_.fail("config %u cycle %" PRIu64 ": out_data_o 0x%" PRIx64 ":%016" PRIx64
                             ", expected 0x%" PRIx64 ":%016" PRIx64,
                             k, t_.ticks(), got.hi, got.lo, want.hi, want.lo);
+            }
+            // canopy_reg_fifo's peek port: the beat behind the head, whenever one is held.
+            if (l.cfg.reg) {
+                const bool next_valid = get_field(tb_.next_valid_o, k, 1);
+                if (next_valid != (size > 1))
+                    t_.fail("config %u cycle %" PRIu64 ": next_valid_o %d with %" PRIu64 " held",
+                            k, t_.ticks(), next_valid, size);
+                if (size > 1 && !(get_next(k) == l.model[1]))
+                    t_.fail("config %u cycle %" PRIu64 ": next_data_o is not the beat behind the head",
+                            k, t_.ticks());
+                l.peek_cycles += size > 1;
             }
             push[k] = get_field(tb_.in_valid_i, k, 1) && size < l.cfg.depth;
             pop[k]  = size > 0 && get_field(tb_.out_ready_i, k, 1);
