@@ -3,7 +3,7 @@
  *
  *   sim/canopy-run -n N --torus T build/driver/examples/reduce_bench --bench B --impl IMPL
  *       [--root R] [--sizes 8,64,...] [--reps 3] [--op sum|min|max] [--dtype i32|u32|i64|u64]
- *       [--inflight 32] [--start-slack CYCLES]
+ *       [--inflight 32] [--start-slack CYCLES] [--stripe T]
  *
  * Every PE runs it. B and IMPL:
  *   reduce     sw-binomial            binomial tree to the root: a node waits for its
@@ -22,6 +22,9 @@
  *              hw                     canopy_allreduce on tree 0.
  *   barrier    sw-dissemination       ceil(log2 P) rounds: tell node r + 2^k, wait for r - 2^k;
  *              hw                     canopy_barrier on tree 0.
+ * --stripe T (hw): reduces and allreduces on tree 0 spread their 256-byte chunks over T
+ * trees (canopy_tree_stripe): tree 0 and trees 1..T-1 over the same nodes, rooted where
+ * canopy_fm_stripe_roots puts them (the root first); records say "trees": T.
  * --inflight K (allreduce only): K allreduces of one 8-byte word back to back on every node
  * (hw: K canopy_allreduce calls, each with its own canopy_coll, then wait for all; sw: the
  * binomial allreduce K times in a row); reported as "allreduce-inflight", cycles = total / K.
@@ -376,10 +379,27 @@ static uint64_t run_once(struct bench *b, int kind, int impl, size_t bytes, int 
 
 /* ------------------------------------------------------------------ setup */
 
+/* Trees 1..n-1 over every node, rooted where canopy_fm_stripe_roots spreads them from the
+ * bench's root (tree 0's), and tree 0's reduces spread over trees 0..n-1. */
+static void setup_stripe(struct bench *b, unsigned n)
+{
+    struct canopy_fm_torus t;
+    int roots[CANOPY_MAX_STRIPE];
+    unsigned ids[CANOPY_MAX_STRIPE];
+    char err[256] = "";
+    int rc = canopy_fm_torus_of(b->h.dev, &t);
+    if (!rc) rc = canopy_fm_stripe_roots(&t, NULL, b->h.root, n, roots, err, sizeof err);
+    for (unsigned k = 1; !rc && k < n; ++k)
+        rc = canopy_fm_setup(b->h.dev, k, roots[k], NULL, CANOPY_FM_VIA_CSR, err, sizeof err);
+    for (unsigned k = 0; k < n; ++k) ids[k] = k;
+    if (!rc) rc = canopy_tree_stripe(b->h.dev, 0, ids, n);
+    if (rc) hx_die(&b->h, "stripe of %u trees: %s: %s", n, canopy_strerror(rc), err);
+}
+
 static void usage(void)
 {
     fprintf(stderr, "usage: reduce_bench --bench reduce|allreduce|barrier --impl IMPL [--root N] [--sizes 8,64,...] "
-                    "[--reps R] [--op sum|min|max] [--dtype i32|u32|i64|u64] [--inflight K] [--start-slack CYCLES]\n"
+                    "[--reps R] [--op sum|min|max] [--dtype i32|u32|i64|u64] [--inflight K] [--start-slack CYCLES] [--stripe T]\n"
                     "  reduce: sw-binomial|hw; allreduce: sw-binomial|sw-recursive-doubling|sw-ring|hw; "
                     "barrier: sw-dissemination|hw\n");
     exit(2);
@@ -395,7 +415,7 @@ static int lookup(const char *v, const char *const *names, int n)
 
 int main(int argc, char **argv)
 {
-    int kind = -1, impl = -1, reps = 3, inflight = 0, root = 0;
+    int kind = -1, impl = -1, reps = 3, inflight = 0, root = 0, stripe = 1;
     size_t sizes[HX_MAX_SIZES], nsizes = 0;
     const char *slack = NULL; /* --start-slack; NULL: the harness's default */
     struct bench b = {.op = CANOPY_OP_SUM, .dtype = CANOPY_DT_I64};
@@ -415,6 +435,8 @@ int main(int argc, char **argv)
             slack = v;
         } else if (!strcmp(a, "--inflight")) {
             inflight = atoi(v);
+        } else if (!strcmp(a, "--stripe")) {
+            stripe = atoi(v);
         } else if (!strcmp(a, "--op")) {
             b.op = (unsigned)lookup(v, op_names, 3); /* CANOPY_OP_SUM, _MIN, _MAX = 0, 1, 2 */
         } else if (!strcmp(a, "--dtype")) {
@@ -430,7 +452,9 @@ int main(int argc, char **argv)
                                                     impl == SW_RING || impl == HW
                         : kind == B_BARRIER   ? impl == SW_DISSEMINATION || impl == HW
                                               : 0;
-    if (!ok_impl || reps < 1 || reps > 64 || inflight < 0 || inflight > MAX_INFLIGHT) usage();
+    if (!ok_impl || reps < 1 || reps > 64 || inflight < 0 || inflight > MAX_INFLIGHT || stripe < 1 ||
+        stripe > CANOPY_MAX_STRIPE || (stripe > 1 && impl != HW))
+        usage();
     if (inflight && (kind != B_ALLREDUCE || (impl != SW_BINOMIAL && impl != HW))) {
         fprintf(stderr, "reduce_bench: --inflight is for --bench allreduce with sw-binomial or hw\n");
         return 2;
@@ -483,6 +507,7 @@ int main(int argc, char **argv)
         if (rc != CANOPY_OK) {
             hx_die(&b.h, "canopy_fm_setup: %s: %s", canopy_strerror(rc), err);
         }
+        if (stripe > 1) setup_stripe(&b, (unsigned)stripe);
     }
     hx_barrier(&b.h);
 
@@ -559,6 +584,7 @@ int main(int argc, char **argv)
                    dtype_names[b.dtype], b.h.root, per * ns_per_cycle, reps, (cyc[0] + div / 2) / div,
                    (cyc[reps - 1] + div / 2) / div);
             if (inflight) printf(", \"inflight\": %d, \"cycles_total\": %" PRIu64, inflight, c);
+            if (impl == HW && kind != B_BARRIER) printf(", \"trees\": %d", stripe);
             hx_start_stats_print(&b.h, &st);
             printf("}\n");
             fflush(stdout);

@@ -231,14 +231,35 @@ int canopy_tree_write_remote(canopy_dev *dev, int node, unsigned tree, uint32_t 
  * node is not in the tree: CANOPY_ENOTREE, and the tree is detached here. */
 int canopy_tree_attach(canopy_dev *dev, unsigned tree, int root_node);
 
-/* The completion of a collective call, filled by the call, tested or waited on. */
+/* Spread long reduces over several trees: a reduce or allreduce on `tree` sends its
+ * 256-byte chunk j over trees[j % n] (each chunk is an ordinary reduce on its tree, so its
+ * order of combination, and with it every result bit, is fixed by that tree). The trees
+ * must span exactly the members of `tree` (typically the same member set with other roots:
+ * canopy_fm_stripe_roots, canopy_fm_setup), be attached on this node, and every member must
+ * set the same list; `tree` itself is usually among them. Why: a router's reduce engine
+ * takes one flit a cycle, and a tree's root combines a contribution from each child and
+ * its host; over trees with spread-out roots every router does its share (docs/
+ * collectives.md, "Striping"). At most CANOPY_MAX_STRIPE trees; n = 0 or 1 turns it off.
+ * CANOPY_ERANGE for a tree id out of range, CANOPY_ENOTREE for one not attached or not
+ * holding this node as a member, CANOPY_EINVAL for a tree listed twice. */
+#define CANOPY_MAX_STRIPE 16
+int canopy_tree_stripe(canopy_dev *dev, unsigned tree, const unsigned *trees, unsigned n);
+
+/* The completion of a collective call, filled by the call, tested or waited on. A reduce
+ * call's ids on each tree it used: nrids consecutive ids from first_rid (wrapping at 32),
+ * the tree's issues first_gen, first_gen + 1, ... (an id may be reused by a later call). */
+struct canopy_coll_part {
+    unsigned tree;
+    int nrids;
+    unsigned first_rid;
+    uint32_t first_gen;
+};
 struct canopy_coll {
     unsigned tree;
-    uint32_t target;   /* the tree's completion counter value that means "done" */
+    uint32_t target;   /* broadcasts: the tree's completion counter value that means "done" */
     int pending;       /* 0 once complete (or if nothing had to arrive here) */
-    int nrids;         /* reduces: the ids still tracked, from first_rid (wrapping at 32) */
-    unsigned first_rid;
-    uint32_t rid_gen[32]; /* per id: which issue of the id is this call's */
+    unsigned nparts;   /* reduces: the trees the call's ids are on (part[0..nparts)) */
+    struct canopy_coll_part part[CANOPY_MAX_STRIPE];
     int failed;        /* a part of this call already completed with this error (0: none) */
 };
 
@@ -266,7 +287,9 @@ int canopy_bcast(canopy_dev *dev, const struct canopy_bcast_args *a, struct cano
  * the result is written at `dst_offset` in the window of node `root` (canopy_reduce) or
  * of every member (canopy_allreduce). Every member calls with the same arguments (src
  * differs). A vector of more than 256 bytes is split over consecutive reduce ids, at most
- * 32 in flight per tree (the call waits for earlier ones to finish when it must). `done`
+ * 32 in flight per tree (the call waits for earlier ones to finish when it must); on a
+ * striped tree (canopy_tree_stripe) its chunks go round robin over the stripe's trees, at
+ * most CAPS.reduce_ids of them in flight together. `done`
  * completes on every member once its part is done (the result has reached the root's or
  * this node's window); CANOPY_EREDUCE if the routers found contributions that disagreed.
  * Group must be 0 (the tree's whole member set).

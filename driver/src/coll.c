@@ -75,6 +75,7 @@ int canopy_tree_attach(canopy_dev *dev, unsigned tree, int root_node)
     t->rid_busy = 0;
     t->rid_retry = 0;
     t->own_expect = 0;
+    t->nstripe = 0; /* a stripe set names trees as they were: set it again */
     return CANOPY_OK;
 }
 
@@ -217,17 +218,34 @@ int canopy_coll_progress(canopy_dev *dev)
     return CANOPY_OK;
 }
 
-/* The handle's part on its oldest id: 1 done (its error folded into c->failed), 0 not yet. */
-static int handle_rid_done(canopy_dev *dev, struct canopy_coll *c)
+/* A part's oldest id: 1 done (its error folded into c->failed), 0 not yet. */
+static int part_rid_done(canopy_dev *dev, struct canopy_coll *c, const struct canopy_coll_part *p)
 {
-    const struct coll_tree *t = &dev->trees[c->tree];
-    const unsigned rid = c->first_rid;
-    if (t->rid_gen[rid] == c->rid_gen[rid]) {
-        if (!rid_poll(dev, c->tree, rid)) return 0;
+    const struct coll_tree *t = &dev->trees[p->tree];
+    const unsigned rid = p->first_rid;
+    if (t->rid_gen[rid] == p->first_gen) {
+        if (!rid_poll(dev, p->tree, rid)) return 0;
         if (!c->failed) c->failed = t->rid_err[rid];
-    } else if (t->rid_done_gen[rid] == c->rid_gen[rid] && !c->failed) {
+    } else if (t->rid_done_gen[rid] == p->first_gen && !c->failed) {
         c->failed = t->rid_err[rid]; /* completed, then reused by a later call */
     }
+    return 1;
+}
+
+/* Drop a part's oldest id from the handle (done, or reused by the call itself). */
+static void part_pop(struct canopy_coll_part *p)
+{
+    p->first_rid = (p->first_rid + 1) % CANOPY_REDUCE_IDS;
+    ++p->first_gen;
+    --p->nrids;
+}
+
+static int handle_ok(const struct canopy_coll *c)
+{
+    if (c->tree >= CANOPY_MAX_TREES || c->nparts > CANOPY_MAX_STRIPE) return 0;
+    for (unsigned k = 0; k < c->nparts; ++k)
+        if (c->part[k].tree >= CANOPY_MAX_TREES || c->part[k].nrids < 0 || c->part[k].nrids > CANOPY_REDUCE_IDS)
+            return 0;
     return 1;
 }
 
@@ -235,13 +253,15 @@ int canopy_coll_test(canopy_dev *dev, struct canopy_coll *c)
 {
     int rc = usable(dev);
     if (rc) return rc;
-    if (!c || c->tree >= CANOPY_MAX_TREES || c->nrids < 0 || c->nrids > CANOPY_REDUCE_IDS) return CANOPY_EINVAL;
+    if (!c || !handle_ok(c)) return CANOPY_EINVAL;
     if (!c->pending) return c->failed;
-    if (c->nrids) {
-        while (c->nrids) {
-            if (!handle_rid_done(dev, c)) return CANOPY_EAGAIN;
-            c->first_rid = (c->first_rid + 1) % CANOPY_REDUCE_IDS;
-            --c->nrids;
+    if (c->nparts) {
+        for (unsigned k = 0; k < c->nparts; ++k) {
+            struct canopy_coll_part *p = &c->part[k];
+            while (p->nrids) {
+                if (!part_rid_done(dev, c, p)) return CANOPY_EAGAIN;
+                part_pop(p);
+            }
         }
     } else if ((int32_t)(coll_count(dev, c->tree) - c->target) < 0) {
         return CANOPY_EAGAIN;
@@ -250,21 +270,28 @@ int canopy_coll_test(canopy_dev *dev, struct canopy_coll *c)
     return c->failed;
 }
 
+/* The status word to wait on for a part's oldest id (its result changes it), or for the
+ * oldest busy id of the tree if that one is refused and waits for older ones. */
+static unsigned wait_rid(const struct coll_tree *t, unsigned rid)
+{
+    if (t->rid_retry & (1u << rid)) {
+        for (unsigned k = 0; k < CANOPY_REDUCE_IDS; ++k)
+            if ((t->rid_busy & ~t->rid_retry & (1u << k)) && (int32_t)(t->rid_gen[k] - t->rid_gen[rid]) < 0) rid = k;
+    }
+    return rid;
+}
+
 int canopy_coll_wait(canopy_dev *dev, struct canopy_coll *c, uint64_t timeout_ns)
 {
     int rc;
     while ((rc = canopy_coll_test(dev, c)) == CANOPY_EAGAIN) {
-        if (c->nrids) {
-            /* The id's status word changes when its result arrives (or a refused one's). An
-             * id refused and waiting for older ids: wait on the oldest busy id instead. */
-            const struct coll_tree *t = &dev->trees[c->tree];
-            unsigned rid = c->first_rid;
-            if (t->rid_retry & (1u << rid)) {
-                for (unsigned k = 0; k < CANOPY_REDUCE_IDS; ++k)
-                    if ((t->rid_busy & ~t->rid_retry & (1u << k)) && (int32_t)(t->rid_gen[k] - t->rid_gen[rid]) < 0)
-                        rid = k;
-            }
-            rc = canopy_dev_wait(dev, rid_status(dev, c->tree, rid), 0xffffffffull, CANOPY_CMP_NE,
+        const struct canopy_coll_part *p = NULL;
+        for (unsigned k = 0; k < c->nparts && !p; ++k)
+            if (c->part[k].nrids) p = &c->part[k];
+        if (p) {
+            const struct coll_tree *t = &dev->trees[p->tree];
+            const unsigned rid = wait_rid(t, p->first_rid);
+            rc = canopy_dev_wait(dev, rid_status(dev, p->tree, rid), 0xffffffffull, CANOPY_CMP_NE,
                                     t->rid_before[rid], timeout_ns);
         } else {
             /* The counter only grows, from below the target (32-bit: wraps after 4G packets). */
@@ -277,6 +304,81 @@ int canopy_coll_wait(canopy_dev *dev, struct canopy_coll *c, uint64_t timeout_ns
 }
 
 /* ------------------------------------------------------------------ reduces */
+/* Wait until reduce id `rid` of `tree` is free (its current issue is over; re-issued first
+ * if it came back refused). It is the tree's oldest id in flight, since ids go round robin. */
+static int rid_wait_free(canopy_dev *dev, unsigned tree, unsigned rid)
+{
+    struct coll_tree *t = &dev->trees[tree];
+    while (t->rid_busy & (1u << rid)) {
+        if (rid_poll(dev, tree, rid)) break;
+        int rc = canopy_dev_wait(dev, rid_status(dev, tree, rid), 0xffffffffull, CANOPY_CMP_NE, t->rid_before[rid],
+                                 DEFAULT_TIMEOUT_NS);
+        if (rc) return rc;
+    }
+    return CANOPY_OK;
+}
+
+/* Issue one chunk of a reduce call (`chunk` bytes at `off` of the vector) on `tree`, the
+ * next id of the tree, tracked in part p of the call's handle. */
+static int reduce_chunk(canopy_dev *dev, const struct canopy_reduce_args *a, int all, unsigned tree,
+                        struct canopy_coll *done, struct canopy_coll_part *p, size_t off, size_t chunk)
+{
+    struct coll_tree *t = &dev->trees[tree];
+    const unsigned rid = t->next_rid;
+    /* All ids in flight: wait for this one (the oldest). It may be one of this call's own
+     * (a vector longer than 32 ids on the tree) or of an earlier call. */
+    int rc = rid_wait_free(dev, tree, rid);
+    if (rc) return rc;
+    if (p->nrids && p->first_rid == rid) { /* one of ours, done: drop it from the handle */
+        if (!done->failed) done->failed = t->rid_err[rid];
+        part_pop(p);
+    }
+    struct coll_saved *sv = &t->saved[rid];
+    uint64_t *flits = sv->flits;
+    memset(flits, 0, sizeof sv->flits);
+    canopy_hdr_set_ptype(flits, CANOPY_PKT_REDUCE);
+    canopy_hdr_set_dst(flits, all ? 0 : packed_coords(dev, a->root));
+    canopy_hdr_set_src(flits, packed_coords(dev, dev->node));
+    canopy_hdr_set_len(flits, chunk);
+    canopy_hdr_set_tree(flits, tree);
+    canopy_hdr_set_offset(flits, a->dst_offset + off);
+    canopy_hdr_set_rid(flits, rid);
+    canopy_hdr_set_op(flits, a->op);
+    canopy_hdr_set_dtype(flits, a->dtype);
+    canopy_hdr_set_group(flits, a->group);
+    canopy_hdr_set_rflags(flits, all ? CANOPY_RFLAG_ALL : 0);
+    if (chunk) memcpy(flits + 2, (const uint8_t *)a->src + off, chunk);
+    sv->nflits = 2 + (unsigned)((chunk + 7) / 8);
+    t->rid_before[rid] = (uint32_t)*rid_status(dev, tree, rid);
+    t->rid_gen[rid] = ++t->issues;
+    t->rid_retries[rid] = 0;
+    t->rid_err[rid] = CANOPY_OK;
+    t->rid_busy |= 1u << rid;
+    if (!p->nrids) {
+        p->first_rid = rid;
+        p->first_gen = t->rid_gen[rid];
+    }
+    ++p->nrids; /* (a part's ids are consecutive on its tree, and so are their issues) */
+    t->next_rid = (rid + 1) % CANOPY_REDUCE_IDS;
+    return canopy_dev_inject(dev, flits, sv->nflits, CANOPY_VC_COLL_UP);
+}
+
+/* The trees a reduce on `tree` sends its chunks over (its stripe, or the tree alone), each
+ * checked usable by this node now; their number, or a negative error. */
+static int reduce_trees(canopy_dev *dev, unsigned tree, unsigned group, unsigned *out)
+{
+    const struct coll_tree *t = &dev->trees[tree];
+    const unsigned n = t->nstripe > 1 ? t->nstripe : 1;
+    for (unsigned k = 0; k < n; ++k) {
+        out[k] = n > 1 ? t->stripe[k] : tree;
+        struct coll_tree *s = &dev->trees[out[k]];
+        if (!s->attached) return CANOPY_ENOTREE;
+        if (!tree_member(s, group)) return CANOPY_EINVAL; /* a transit host takes no part */
+        if (!s->saved && !(s->saved = calloc(CANOPY_REDUCE_IDS, sizeof *s->saved))) return CANOPY_ENOMEM;
+    }
+    return (int)n;
+}
+
 static int reduce_common(canopy_dev *dev, const struct canopy_reduce_args *a, int all, struct canopy_coll *done)
 {
     int rc = usable(dev);
@@ -284,9 +386,7 @@ static int reduce_common(canopy_dev *dev, const struct canopy_reduce_args *a, in
     if (!a || !done || a->group != 0 || a->op > CANOPY_OP_MAX || a->dtype > CANOPY_DT_U64 || (a->count && !a->src))
         return CANOPY_EINVAL;
     if (a->tree >= dev->caps.trees || (!all && (a->root < 0 || a->root >= dev->nodes))) return CANOPY_ERANGE;
-    struct coll_tree *t = &dev->trees[a->tree];
-    if (!t->attached) return CANOPY_ENOTREE;
-    if (!tree_member(t, a->group)) return CANOPY_EINVAL; /* a transit host takes no part */
+    if (!dev->trees[a->tree].attached) return CANOPY_ENOTREE;
     const size_t esize = (a->dtype == CANOPY_DT_I32 || a->dtype == CANOPY_DT_U32) ? 4 : 8;
     if (a->count > ((size_t)1 << 32) / esize) return CANOPY_ERANGE;
     const size_t bytes = a->count * esize;
@@ -294,61 +394,60 @@ static int reduce_common(canopy_dev *dev, const struct canopy_reduce_args *a, in
     if (a->dst_offset >= offset_limit || bytes > offset_limit - a->dst_offset) return CANOPY_ERANGE;
     const int receive = all || a->root == dev->node;
     if (receive && bytes && (!dev->win.vaddr || a->dst_offset + bytes > dev->win.size)) return CANOPY_ERANGE;
-    if (!t->saved && !(t->saved = calloc(CANOPY_REDUCE_IDS, sizeof *t->saved))) return CANOPY_ENOMEM;
+    const size_t mp = dev->caps.max_payload; /* a multiple of every element size */
+    const size_t nchunks = bytes ? (bytes + mp - 1) / mp : 1; /* an empty one: a barrier */
+    unsigned trees[CANOPY_MAX_STRIPE];
+    int ntrees = reduce_trees(dev, a->tree, a->group, trees);
+    if (ntrees < 0) return ntrees;
+    if ((size_t)ntrees > nchunks) ntrees = (int)nchunks;
 
     memset(done, 0, sizeof *done);
     done->tree = a->tree;
     done->pending = 1;
-    done->first_rid = t->next_rid;
-    const size_t mp = dev->caps.max_payload; /* a multiple of every element size */
-    const uint8_t *src = a->src;
-    size_t off = 0;
-    do {
-        const size_t chunk = bytes - off < mp ? bytes - off : mp;
-        const unsigned rid = t->next_rid;
-        while (t->rid_busy & (1u << rid)) {
-            /* All ids in flight: wait for this one (the oldest) to finish. It may be one
-             * of this call's own (a vector longer than 32 ids) or of an earlier call. */
-            /* (It is the tree's oldest: if refused, rid_poll re-issues it at once.) */
-            if (rid_poll(dev, a->tree, rid)) break;
-            rc = canopy_dev_wait(dev, rid_status(dev, a->tree, rid), 0xffffffffull, CANOPY_CMP_NE,
-                                    t->rid_before[rid], DEFAULT_TIMEOUT_NS);
-            if (rc) return rc;
+    done->nparts = (unsigned)ntrees;
+    for (int k = 0; k < ntrees; ++k) done->part[k].tree = trees[k];
+    /* Striped: at most CAPS.reduce_ids chunks in flight from this call (the routers' reduce
+     * memory holds one tree's ids for sure; more spread over the stripe would be refused
+     * and re-issued): chunk j waits until every chunk before j - cap is done. */
+    const size_t cap = dev->caps.reduce_ids == 0 ? 1 : dev->caps.reduce_ids < CANOPY_REDUCE_IDS ? dev->caps.reduce_ids : CANOPY_REDUCE_IDS;
+    struct { unsigned part, rid; uint32_t gen; } recent[CANOPY_REDUCE_IDS];
+    size_t oldest = 0;
+    for (size_t j = 0; j < nchunks; ++j) {
+        const size_t off = j * mp, chunk = bytes - off < mp ? bytes - off : mp;
+        const unsigned k = (unsigned)(j % (size_t)ntrees);
+        if (ntrees > 1) {
+            for (; j - oldest >= cap; ++oldest) {
+                const unsigned tr = trees[recent[oldest % cap].part], rid = recent[oldest % cap].rid;
+                if (dev->trees[tr].rid_gen[rid] == recent[oldest % cap].gen && (rc = rid_wait_free(dev, tr, rid)))
+                    return rc;
+            }
         }
-        if (done->nrids && done->first_rid == rid) { /* one of ours: drop it from the handle */
-            if (!done->failed) done->failed = t->rid_err[rid];
-            done->first_rid = (rid + 1) % CANOPY_REDUCE_IDS;
-            --done->nrids;
-        }
-        struct coll_saved *sv = &t->saved[rid];
-        uint64_t *flits = sv->flits;
-        memset(flits, 0, sizeof sv->flits);
-        canopy_hdr_set_ptype(flits, CANOPY_PKT_REDUCE);
-        canopy_hdr_set_dst(flits, all ? 0 : packed_coords(dev, a->root));
-        canopy_hdr_set_src(flits, packed_coords(dev, dev->node));
-        canopy_hdr_set_len(flits, chunk);
-        canopy_hdr_set_tree(flits, a->tree);
-        canopy_hdr_set_offset(flits, a->dst_offset + off);
-        canopy_hdr_set_rid(flits, rid);
-        canopy_hdr_set_op(flits, a->op);
-        canopy_hdr_set_dtype(flits, a->dtype);
-        canopy_hdr_set_group(flits, a->group);
-        canopy_hdr_set_rflags(flits, all ? CANOPY_RFLAG_ALL : 0);
-        if (chunk) memcpy(flits + 2, src + off, chunk);
-        sv->nflits = 2 + (unsigned)((chunk + 7) / 8);
-        t->rid_before[rid] = (uint32_t)*rid_status(dev, a->tree, rid);
-        t->rid_gen[rid] = ++t->issues;
-        t->rid_retries[rid] = 0;
-        t->rid_err[rid] = CANOPY_OK;
-        done->rid_gen[rid] = t->rid_gen[rid];
-        t->rid_busy |= 1u << rid;
-        if ((rc = canopy_dev_inject(dev, flits, sv->nflits, CANOPY_VC_COLL_UP))) return rc;
-        if (!done->nrids) done->first_rid = rid;
-        ++done->nrids;
-        t->next_rid = (rid + 1) % CANOPY_REDUCE_IDS;
-        off += chunk;
-    } while (off < bytes);
+        if ((rc = reduce_chunk(dev, a, all, trees[k], done, &done->part[k], off, chunk))) return rc;
+        const struct coll_tree *t = &dev->trees[trees[k]];
+        const unsigned rid = (t->next_rid + CANOPY_REDUCE_IDS - 1) % CANOPY_REDUCE_IDS;
+        recent[j % cap].part = k;
+        recent[j % cap].rid = rid;
+        recent[j % cap].gen = t->rid_gen[rid];
+    }
     return canopy_dev_doorbell(dev);
+}
+
+int canopy_tree_stripe(canopy_dev *dev, unsigned tree, const unsigned *trees, unsigned n)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (tree >= dev->caps.trees || n > CANOPY_MAX_STRIPE || (n && !trees)) return CANOPY_EINVAL;
+    for (unsigned k = 0; k < n; ++k) {
+        if (trees[k] >= dev->caps.trees) return CANOPY_ERANGE;
+        for (unsigned i = 0; i < k; ++i)
+            if (trees[i] == trees[k]) return CANOPY_EINVAL;
+        const struct coll_tree *s = &dev->trees[trees[k]];
+        if (!s->attached || !tree_member(s, 0)) return CANOPY_ENOTREE;
+    }
+    struct coll_tree *t = &dev->trees[tree];
+    t->nstripe = n > 1 ? n : 0;
+    for (unsigned k = 0; k < t->nstripe; ++k) t->stripe[k] = trees[k];
+    return CANOPY_OK;
 }
 
 int canopy_reduce(canopy_dev *dev, const struct canopy_reduce_args *a, struct canopy_coll *done)

@@ -79,6 +79,8 @@ struct canopy_dev {
         /* Per id, this node's contribution as injected, kept for a re-issue (allocated on
          * first use; the device may refuse a reduce when its accumulators are full). */
         struct coll_saved { uint64_t flits[2 + CANOPY_PKT_MAX_PAYLOAD / 8]; unsigned nflits; } *saved;
+        unsigned nstripe;                    /* canopy_tree_stripe: reduces spread over these */
+        unsigned stripe[CANOPY_MAX_STRIPE];
     } trees[CANOPY_MAX_TREES];
 };
 

@@ -88,6 +88,17 @@ int canopy_fm_root_costs(const struct canopy_fm_torus *t, const uint8_t *groups,
 int canopy_fm_best_root(const struct canopy_fm_torus *t, const uint8_t *groups, unsigned *depth,
                         unsigned *routers, char *err, size_t errlen);
 
+/* Roots for a stripe of trees (canopy_tree_stripe: a long reduce spread over trees that
+ * span the same members): roots[0] = first (a member), then each next root the member
+ * farthest from the roots so far (the largest torus distance to the nearest of them; the
+ * lowest node index on a tie), so the roots spread over the torus like a lattice and
+ * every router roots about as many trees, and has about as many children over them, as
+ * any other. groups as canopy_fm_build (NULL: every node). n must be 1..the member count.
+ * CANOPY_OK, or CANOPY_EINVAL / CANOPY_ERANGE with a reason. A pure function: every node
+ * computes the same roots. */
+int canopy_fm_stripe_roots(const struct canopy_fm_torus *t, const uint8_t *groups, int first, unsigned n,
+                           int *roots, char *err, size_t errlen);
+
 /* The router's write-time rule for one entry (what canopy_tree_write and CONFIG packets
  * accept): valid=0 always passes; otherwise every port (parent unless root, children)
  * < 2*ndims; for a non-root entry each child port lies in a dimension after the parent

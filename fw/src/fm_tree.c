@@ -551,6 +551,44 @@ int canopy_fm_best_root(const struct canopy_fm_torus *t, const uint8_t *groups, 
     return rc;
 }
 
+int canopy_fm_stripe_roots(const struct canopy_fm_torus *t, const uint8_t *groups, int first, unsigned n,
+                           int *roots, char *err, size_t errlen)
+{
+    int rc = canopy_fm_torus_check(t, err, errlen);
+    if (rc) return rc;
+    const unsigned nn = canopy_fm_nodes(t);
+    if (!roots || first < 0 || (unsigned)first >= nn || (groups && groups[first] == 0)) {
+        canopy_fm_say(err, errlen, "stripe roots: the first root %d is not a member", first);
+        return CANOPY_EINVAL;
+    }
+    unsigned members = 0;
+    for (unsigned v = 0; v < nn; ++v) members += !groups || groups[v] != 0;
+    if (n == 0 || n > members) {
+        canopy_fm_say(err, errlen, "stripe roots: %u roots, but %u members", n, members);
+        return CANOPY_EINVAL;
+    }
+    unsigned *nearest = malloc(nn * sizeof *nearest);  /* distance to the nearest root so far */
+    if (!nearest) {
+        canopy_fm_say(err, errlen, "out of memory");
+        return CANOPY_ENOMEM;
+    }
+    for (unsigned v = 0; v < nn; ++v) nearest[v] = UINT32_MAX;
+    roots[0] = first;
+    for (unsigned k = 1; k <= n; ++k) {
+        const unsigned r = (unsigned)roots[k - 1];
+        int far = -1;
+        for (unsigned v = 0; v < nn; ++v) {
+            if (groups && groups[v] == 0) continue;
+            const unsigned d = canopy_fm_distance(t, v, r);
+            if (d < nearest[v]) nearest[v] = d;
+            if (k < n && nearest[v] > 0 && (far < 0 || nearest[v] > nearest[far])) far = (int)v;
+        }
+        if (k < n) roots[k] = far;  /* a member at distance > 0 exists: fewer roots than members */
+    }
+    free(nearest);
+    return CANOPY_OK;
+}
+
 /* ------------------------------------------------------------------ printing */
 
 static void entry_str(const struct canopy_fm_torus *t, uint32_t e, char *buf, size_t len, int pad)

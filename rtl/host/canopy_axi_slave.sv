@@ -14,8 +14,9 @@
 //     injection window 0x8000..0xFFFF to the injection ring (win_*: window word index
 //     address[14:3]; reads of the window return 0, without error); anything else reads 0,
 //     ignores writes, and pulses err_wr_o / err_rd_o (one pulse per refused beat).
-//   - A write beat is forwarded the cycle it is accepted (csr_wr_o / win_wr_o, never
-//     backpressured); a beat whose WSTRB is all zero accesses nothing. The CSR address is
+//   - A write beat is forwarded, never backpressured: to the CSRs the cycle it is accepted
+//     (csr_wr_o), to the injection window the cycle after (win_wr_o, registered); a beat
+//     whose WSTRB is all zero accesses nothing. The CSR address is
 //     the beat's 8-byte aligned address: the strobes select the bytes.
 //   - A read beat issues csr_rd_o one cycle and returns csr_rd_data_i (canopy_csr's
 //     registered data, which holds until the next csr_rd_o) on R the next: one beat per
@@ -150,10 +151,18 @@ module canopy_axi_slave #(
   assign csr_wr_addr_o = {w_addr_q[CsrAddrBits-1:3], 3'b000};
   assign csr_wr_data_o = s_axi_wdata_i;
   assign csr_wr_strb_o = s_axi_wstrb_i;
-  assign win_wr_o      = w_beat && w_any_strb && is_win(w_addr_q);
-  assign win_wr_idx_o  = w_addr_q[WinIdxBits+2:3];
-  assign win_wr_data_o = s_axi_wdata_i;
-  assign win_wr_strb_o = s_axi_wstrb_i;
+  // A window beat reaches the injection ring from flip-flops, a cycle after it is taken:
+  // the ring's commit logic (marks, the tail) then starts at a register, not at WREADY's
+  // response-queue room far across the chip (the node's worst path, 87.31 MHz placed).
+  always_ff @(posedge clk_i) begin
+    if (rst_i) win_wr_o <= 1'b0;
+    else       win_wr_o <= w_beat && w_any_strb && is_win(w_addr_q);
+  end
+  always_ff @(posedge clk_i) begin
+    win_wr_idx_o  <= w_addr_q[WinIdxBits+2:3];
+    win_wr_data_o <= s_axi_wdata_i;
+    win_wr_strb_o <= s_axi_wstrb_i;
+  end
   assign err_wr_o      = w_beat && w_any_strb && !is_csr(w_addr_q) && !is_win(w_addr_q);
 
   // The active slot takes the waiting address first (AXI keeps write bursts in address
