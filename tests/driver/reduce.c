@@ -1,7 +1,7 @@
 /* reduce.c: hardware reduce, allreduce, barrier and sync through libcanopy, checked on
  * every node against a host reference.
  *
- *   reduce [--roots all|none|N] [--quick] [--cases 12345] [--pool-trees 1..16]
+ *   reduce [--roots all|none|N] [--quick] [--cases 123456] [--pool-trees 1..16]
  *
  * (--roots: the canopy_reduce roots of case 1; none = allreduces only.)
  *
@@ -31,6 +31,13 @@
  *      right, every wait returns OK. Then, with the memory idle again, 32 allreduces on
  *      tree 0 are not refused at all. (With 2 or more trees this stalled the first
  *      version of the rebuilt reduce engine: docs/collectives.md, "Deadlock".)
+ *   6. A stripe (canopy_tree_stripe): tree 0's reduces spread over trees 0, 2 and 3
+ *      (rooted where canopy_fm_stripe_roots puts them): allreduces of 4 KiB of I64 (16
+ *      chunks) and 2000 bytes of U32 (8 chunks, the last short) for every op, a reduce of
+ *      4 KiB to the last node (the others' regions untouched), four 4 KiB allreduces issued
+ *      before waiting (64 chunks: the library keeps 32 in flight); a tree listed twice is
+ *      refused (EINVAL), an id past CAPS.trees too (ERANGE); with the stripe off, tree 0
+ *      reduces alone again.
  */
 #include <inttypes.h>
 #include <stdint.h>
@@ -60,7 +67,9 @@ enum {
     MIS_OFF = SYNC_OFF + MAXN * 1024,       /* case 4 */
     POOL_OFF = MIS_OFF + 4096,              /* case 5: 16 trees x 32 x 256 bytes */
     POOL_CNT_OFF = POOL_OFF + 16 * 32 * 256, /* case 5: refusal counts per node */
-    WIN_BYTES = POOL_CNT_OFF + 4096,
+    STRIPE_OFF = POOL_CNT_OFF + 4096,        /* case 6: 4 slots of 4 KiB and guards */
+    STRIPE_SLOT = 4096 + 2 * PRE_GUARD,
+    WIN_BYTES = STRIPE_OFF + 4 * STRIPE_SLOT,
 };
 
 #define NINFL 32
@@ -176,7 +185,7 @@ static void fmt_val(char *buf, size_t len, unsigned dt, uint64_t v)
         snprintf(buf, len, "0x%0*" PRIx64 " (%" PRIu64 ")", (int)esize(dt) * 2, v, v);
 }
 
-/* Scratch for vectors (elements); case 1's longest is 1000 bytes of I32. */
+/* Scratch for vectors (elements): case 1's longest is 1000 bytes of I32, case 6's 4 KiB. */
 #define MAXCOUNT 512
 static uint64_t vbuf[MAXCOUNT], rbuf[MAXCOUNT], tbuf[MAXCOUNT];
 static uint8_t srcbuf[MAXCOUNT * 8];
@@ -753,11 +762,101 @@ static void case5(unsigned trees, unsigned ntrees)
 
 /* ------------------------------------------------------------------ main */
 
+/* ------------------------------------------------------------------ case 6 */
+
+#define STRIPE_TREES 3
+
+static void stripe_allreduce(unsigned op, unsigned dt, size_t count, unsigned variant, unsigned slot,
+                             struct canopy_coll *c)
+{
+    gen_vec(stream_id(6, op, dt, count, variant), me, dt, count, vbuf);
+    pack(srcbuf, vbuf, dt, count);
+    struct canopy_reduce_args a = {.tree = 0, .op = op, .dtype = dt, .count = count, .src = srcbuf,
+                                   .dst_offset = STRIPE_OFF + slot * STRIPE_SLOT + PRE_GUARD};
+    CHECK_OK(canopy_allreduce(dev, &a, c));
+}
+
+static void case6(unsigned caps_trees)
+{
+    char what[128], err[256] = "";
+    struct canopy_fm_torus t;
+    int roots[STRIPE_TREES];
+    const unsigned ids[STRIPE_TREES] = {0, 2, 3};
+    CHECK_OK(canopy_fm_torus_of(dev, &t));
+    int rc = canopy_fm_stripe_roots(&t, NULL, 0, STRIPE_TREES, roots, err, sizeof err);
+    CHECK(rc == CANOPY_OK, "stripe roots: %s: %s", canopy_strerror(rc), err);
+    CHECK(roots[0] == 0 && roots[1] != 0 && roots[2] != 0 && roots[1] != roots[2],
+          "stripe roots %d %d %d: not the first and two others", roots[0], roots[1], roots[2]);
+    for (unsigned k = 1; k < STRIPE_TREES; ++k) {
+        rc = canopy_fm_setup(dev, ids[k], roots[k], NULL, CANOPY_FM_VIA_CSR, err, sizeof err);
+        CHECK(rc == CANOPY_OK, "fm_setup tree %u: %s: %s", ids[k], canopy_strerror(rc), err);
+    }
+    const unsigned twice[2] = {2, 2}, past[2] = {0, caps_trees};
+    CHECK(canopy_tree_stripe(dev, 0, twice, 2) == CANOPY_EINVAL, "a stripe naming tree 2 twice was not refused");
+    CHECK(canopy_tree_stripe(dev, 0, past, 2) == CANOPY_ERANGE, "a stripe naming tree %u was not refused", caps_trees);
+    CHECK_OK(canopy_tree_stripe(dev, 0, ids, STRIPE_TREES));
+    flag_barrier();
+
+    struct canopy_coll c[4];
+    const unsigned dts[2] = {CANOPY_DT_I64, CANOPY_DT_U32};
+    const size_t counts[2] = {512, 500};
+    for (unsigned op = 0; op < 3; ++op) {
+        for (unsigned k = 0; k < 2; ++k) {
+            memset(win + STRIPE_OFF, SENT, STRIPE_SLOT);
+            flag_barrier();
+            stripe_allreduce(op, dts[k], counts[k], k, 0, &c[0]);
+            CHECK(c[0].nparts == STRIPE_TREES, "a striped allreduce of %zu chunks used %u trees",
+                  (counts[k] * esize(dts[k]) + 255) / 256, c[0].nparts);
+            CHECK_OK(canopy_coll_wait(dev, &c[0], TEST_TIMEOUT_NS));
+            snprintf(what, sizeof what, "striped allreduce (%u trees)", STRIPE_TREES);
+            verify_vec(STRIPE_OFF + PRE_GUARD, stream_id(6, op, dts[k], counts[k], k), op, dts[k], counts[k], what);
+            check_sentinel(STRIPE_OFF, STRIPE_OFF + PRE_GUARD, what);
+            check_sentinel(STRIPE_OFF + PRE_GUARD + counts[k] * esize(dts[k]), STRIPE_OFF + STRIPE_SLOT, what);
+            flag_barrier();
+        }
+    }
+
+    /* a reduce to the last node: only its window is written */
+    memset(win + STRIPE_OFF, SENT, STRIPE_SLOT);
+    flag_barrier();
+    gen_vec(stream_id(6, CANOPY_OP_SUM, CANOPY_DT_I64, 512, 9), me, CANOPY_DT_I64, 512, vbuf);
+    pack(srcbuf, vbuf, CANOPY_DT_I64, 512);
+    struct canopy_reduce_args r = {.tree = 0, .root = n - 1, .op = CANOPY_OP_SUM, .dtype = CANOPY_DT_I64, .count = 512,
+                                   .src = srcbuf, .dst_offset = STRIPE_OFF + PRE_GUARD};
+    CHECK_OK(canopy_reduce(dev, &r, &c[0]));
+    CHECK_OK(canopy_coll_wait(dev, &c[0], TEST_TIMEOUT_NS));
+    flag_barrier();
+    if (me == n - 1)
+        verify_vec(STRIPE_OFF + PRE_GUARD, stream_id(6, CANOPY_OP_SUM, CANOPY_DT_I64, 512, 9), CANOPY_OP_SUM,
+                   CANOPY_DT_I64, 512, "striped reduce to the last node");
+    else
+        check_sentinel(STRIPE_OFF, STRIPE_OFF + STRIPE_SLOT, "a striped reduce's non-root window");
+    flag_barrier();
+
+    /* four at once: 64 chunks, of which the library keeps CAPS.reduce_ids in flight */
+    for (unsigned i = 0; i < 4; ++i) stripe_allreduce(i % 3, CANOPY_DT_I64, 512, 10 + i, i, &c[i]);
+    for (unsigned i = 0; i < 4; ++i) CHECK_OK(canopy_coll_wait(dev, &c[i], TEST_TIMEOUT_NS));
+    for (unsigned i = 0; i < 4; ++i) {
+        snprintf(what, sizeof what, "striped allreduce %u of 4 issued together", i);
+        verify_vec(STRIPE_OFF + i * STRIPE_SLOT + PRE_GUARD, stream_id(6, i % 3, CANOPY_DT_I64, 512, 10 + i), i % 3,
+                   CANOPY_DT_I64, 512, what);
+    }
+    flag_barrier();
+
+    /* the stripe off: tree 0 alone again */
+    CHECK_OK(canopy_tree_stripe(dev, 0, NULL, 0));
+    stripe_allreduce(CANOPY_OP_MAX, CANOPY_DT_U32, 250, 20, 0, &c[0]);
+    CHECK(c[0].nparts == 1 && c[0].part[0].tree == 0, "with the stripe off, an allreduce used %u trees", c[0].nparts);
+    CHECK_OK(canopy_coll_wait(dev, &c[0], TEST_TIMEOUT_NS));
+    verify_vec(STRIPE_OFF + PRE_GUARD, stream_id(6, CANOPY_OP_MAX, CANOPY_DT_U32, 250, 20), CANOPY_OP_MAX, CANOPY_DT_U32,
+               250, "allreduce after the stripe was turned off");
+}
+
 int main(int argc, char **argv)
 {
     int roots_all = 1, one_root = 0, quick = 0;
     unsigned pool_trees = POOL_TREES;
-    const char *cases = "12345";
+    const char *cases = "123456";
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--roots") && i + 1 < argc) {
             ++i;
@@ -770,7 +869,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "--cases") && i + 1 < argc) {
             cases = argv[++i];
         } else {
-            fprintf(stderr, "usage: %s [--roots all|none|N] [--quick] [--cases 12345] [--pool-trees 1..16]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--roots all|none|N] [--quick] [--cases 123456] [--pool-trees 1..16]\n", argv[0]);
             return 2;
         }
     }
@@ -826,6 +925,14 @@ int main(int argc, char **argv)
         double t = wall_now();
         case5(caps.trees, pool_trees);
         if (me == 0) printf("reduce: case 5: reduce memory full from every tree, %.1f s\n", wall_now() - t);
+        flag_barrier();
+    }
+
+    if (strchr(cases, '6')) {
+        double t = wall_now();
+        CHECK(caps.trees >= 4, "CAPS.trees = %u: case 6 needs trees 0..3", caps.trees);
+        case6(caps.trees);
+        if (me == 0) printf("reduce: case 6: striped over %u trees verified, %.1f s\n", STRIPE_TREES, wall_now() - t);
         flag_barrier();
     }
 
