@@ -172,19 +172,35 @@ def bcast_records(torus, extra, impls=BCAST_IMPLS, hop_latency=True):
 
 
 # Reduce, allreduce and barrier (driver/examples/reduce_bench.c): (bench, impl, extra args).
-# Integers (i64) summed.
+# Integers (i64) summed. The hardware reduce and allreduce run as libcanopy runs them on a
+# striped tree: their chunks spread over STRIPE trees ("trees" in the record; "{stripe}"
+# below becomes stripe_trees(torus)); allreduces also at 256 KiB.
+ALLREDUCE_SIZES = ["--sizes", "8,64,256,2048,16384,262144"]
 REDUCE_CASES = [
     ("reduce", "sw-binomial", []),
-    ("reduce", "hw", []),
-    ("allreduce", "sw-binomial", []),
-    ("allreduce", "sw-recursive-doubling", []),
-    ("allreduce", "sw-ring", []),
-    ("allreduce", "hw", []),
+    ("reduce", "hw", ["--stripe", "{stripe}"]),
+    ("allreduce", "sw-binomial", ALLREDUCE_SIZES),
+    ("allreduce", "sw-recursive-doubling", ALLREDUCE_SIZES),
+    ("allreduce", "sw-ring", ALLREDUCE_SIZES),
+    ("allreduce", "hw", ["--stripe", "{stripe}"] + ALLREDUCE_SIZES),
     ("barrier", "sw-dissemination", []),
     ("barrier", "hw", []),
     ("allreduce", "sw-binomial", ["--inflight", "32"]),
     ("allreduce", "hw", ["--inflight", "32"]),
 ]
+# What striping gives, at 16 KiB: the hardware allreduce over 1 tree and over stripes of
+# several (bench "allreduce-stripe").
+STRIPE_SWEEP_BYTES = 16384
+
+
+def stripe_trees(torus):
+    """The stripe the hardware reduces run on: one tree per node, at most libcanopy's 16."""
+    return min(math.prod(int(k) for k in torus.split("x")), 16)
+
+
+def stripe_sweep(torus):
+    n = stripe_trees(torus)
+    return sorted({1, max(2, n // 4), n} if n > 1 else {1})
 REDUCE_IMPLS = ["sw-binomial", "sw-recursive-doubling", "sw-ring", "sw-dissemination", "hw"]
 # (torus, extra reduce_bench args). On 3x3 the software cases (default sizes 8 B..16 KiB,
 # 3 repetitions) take about half a minute in all; on 4x4x4 one repetition.
@@ -210,13 +226,19 @@ def reduce_records(torus, extra):
     prog = reduce_binary()
     sh(f"make --no-print-directory {cosim} TORUS={torus} >&2")
     records = []
-    for bench, impl, case_extra in REDUCE_CASES:
+    runs = [(bench, impl, [a.replace("{stripe}", str(stripe_trees(torus))) for a in case_extra], bench)
+            for bench, impl, case_extra in REDUCE_CASES]
+    runs += [("allreduce", "hw", ["--stripe", str(t), "--sizes", str(STRIPE_SWEEP_BYTES)], "allreduce-stripe")
+             for t in stripe_sweep(torus)]
+    for bench, impl, case_extra, name in runs:
         args = ["--bench", bench, "--impl", impl] + case_extra + extra  # (barrier, inflight: no sizes)
         out = sh(" ".join([f"sim/canopy-run -n {nodes} --torus {torus}", prog] + args))
         for line in out.splitlines():
             if line.startswith("{"):
                 r = json.loads(line)
                 r["topology"] = torus
+                if r["bench"] == bench:
+                    r["bench"] = name
                 records.append(r)
     return records
 
@@ -612,6 +634,7 @@ def table(records):
         "allreduce": ["impl", "bytes", "cycles"],
         "barrier": ["impl", "cycles"],
         "allreduce-inflight": ["impl", "inflight", "cycles"],
+        "allreduce-stripe": ["trees", "bytes", "cycles"],
         "link-ber": ["traffic", "ber", "flits", "goodput_fraction", "replays", "lost_bytes"],
         "link-cost": ["figure", "protected", "plain", "unit"],
         "dead-link": ["dead_at_cycle", "down_after_cycles", "flits_dropped_by_dead_link", "credits_back"],
@@ -685,7 +708,8 @@ def render_docs(records):
         for r in sorted(hop, key=lambda r: (r["topology"], r["impl"])):
             L.append(f"| {r['topology']} | {r['impl']} | {r['cycles_per_hop']:.2f} | "
                      f"{r['base_cycles']:.0f} | {r['max_hops']} |")
-    L += reduce_docs([r for r in records if r["bench"] in ("reduce", "allreduce", "barrier", "allreduce-inflight")])
+    L += reduce_docs([r for r in records if r["bench"] in ("reduce", "allreduce", "barrier", "allreduce-inflight",
+                                                           "allreduce-stripe")])
     L += shmem_docs([r for r in records if r["bench"].startswith("shmem-")])
     L += link_docs(by("link-ber"))
     L += link_cost_docs(by("link-cost"))
@@ -829,6 +853,16 @@ def reduce_docs(recs):
                         label = bench if bench == "barrier" else f"allreduce, 8 B, {br[impl]['inflight']} in flight"
                         L.append(f"| {label} | {impl} | {br[impl]['cycles']:.0f} | "
                                  + (speed(br[impl]["cycles"], hw) if impl != "hw" else "-") + " |")
+            L.append("")
+        stripe = sorted((r for r in rs if r["bench"] == "allreduce-stripe"), key=lambda r: r["trees"])
+        if stripe:
+            one = stripe[0]["cycles"] if stripe[0]["trees"] == 1 else None
+            L += [f"**hw allreduce of {stripe[0]['bytes'] // 1024} KiB over a stripe of trees** (canopy_tree_stripe: "
+                  "chunk j on tree j mod T, roots by canopy_fm_stripe_roots; the records above use the widest)", "",
+                  "| trees | cycles | bytes/cycle | against 1 tree |", "|---|---|---|---|"]
+            for r in stripe:
+                L.append(f"| {r['trees']} | {r['cycles']:.0f} | {r['bytes'] / r['cycles']:.2f} | "
+                         + (f"{one / r['cycles']:.2f}x" if one else "-") + " |")
             L.append("")
         if not any(r["impl"] == "hw" for r in rs):
             L += ["(hw not measured yet: the hardware reduce engines and canopy_reduce / canopy_allreduce / "
