@@ -12,6 +12,11 @@
  * 3. Refusals: hand-made corrupted tables, one per rule, refused with a message naming the
  *    right node and field; every single-bit flip of a structural field is refused; bad
  *    tori, roots and member sets are refused by the build.
+ * 4. Stripe roots (canopy_fm_stripe_roots): for every torus and a few first roots and
+ *    counts, with every node a member and with random member sets: the first root first,
+ *    all distinct members, each next one at the largest distance from those before it (no
+ *    member farther away), all members when n is their count; n = 0, more roots than
+ *    members and a first root outside the members are refused.
  * Exit 0 = pass; every failure prints what and where.
  */
 #include <stdio.h>
@@ -457,6 +462,73 @@ static void test_bit_flips(void)
     CHECK(tried > 1000, "only %u bit flips tried", tried);
 }
 
+/* 4. Stripe roots. */
+static void check_stripe(const struct canopy_fm_torus *t, const char *tn, const uint8_t *g, int first, unsigned n)
+{
+    const unsigned nn = canopy_fm_nodes(t);
+    int roots[16];
+    char err[256] = "";
+    int rc = canopy_fm_stripe_roots(t, g, first, n, roots, err, sizeof err);
+    CHECK(rc == CANOPY_OK, "%s: %u stripe roots from %d: %d (%s)", tn, n, first, rc, err);
+    if (rc) return;
+    CHECK(roots[0] == first, "%s: the first stripe root is %d, not %d", tn, roots[0], first);
+    for (unsigned k = 0; k < n; ++k) {
+        CHECK(roots[k] >= 0 && (unsigned)roots[k] < nn && (!g || g[roots[k]]), "%s: stripe root %u = %d is no member",
+              tn, k, roots[k]);
+        for (unsigned i = 0; i < k; ++i) CHECK(roots[i] != roots[k], "%s: stripe roots %u and %u are both %d", tn, i, k, roots[k]);
+        if (k == 0) continue;
+        /* farthest first: no member lies farther from roots[0..k) than roots[k] does */
+        unsigned dk = ~0u, best = 0;
+        for (unsigned i = 0; i < k; ++i) {
+            unsigned d = canopy_fm_distance(t, (unsigned)roots[k], (unsigned)roots[i]);
+            if (d < dk) dk = d;
+        }
+        for (unsigned v = 0; v < nn; ++v) {
+            if (g && !g[v]) continue;
+            unsigned dv = ~0u;
+            for (unsigned i = 0; i < k; ++i) {
+                unsigned d = canopy_fm_distance(t, v, (unsigned)roots[i]);
+                if (d < dv) dv = d;
+            }
+            if (dv > best) best = dv;
+        }
+        CHECK(dk == best, "%s: stripe root %u (%d) is %u hops from the others, a member is %u away", tn, k, roots[k], dk,
+              best);
+    }
+}
+
+static void test_stripe_roots(void)
+{
+    for (unsigned c = 0; c < NTORI; ++c) {
+        const struct canopy_fm_torus t = torus(&TORI[c]);
+        const unsigned nn = canopy_fm_nodes(&t);
+        if (nn > 512) continue;
+        for (unsigned n = 1; n <= 16 && n <= nn; n = n * 2 + 1) check_stripe(&t, TORI[c].name, NULL, 0, n);
+        check_stripe(&t, TORI[c].name, NULL, (int)(nn - 1), nn < 16 ? nn : 16);
+        uint8_t g[512];
+        unsigned members = 0;
+        int first = -1;
+        for (unsigned v = 0; v < nn; ++v) {
+            g[v] = (splitmix64() & 3) ? 1 : 0;
+            if (g[v] && first < 0) first = (int)v;
+            members += g[v];
+        }
+        if (first >= 0) check_stripe(&t, TORI[c].name, g, first, members < 16 ? members : 16);
+        int roots[16];
+        char err[256];
+        CHECK(canopy_fm_stripe_roots(&t, NULL, 0, 0, roots, err, sizeof err) == CANOPY_EINVAL, "%s: 0 roots accepted",
+              TORI[c].name);
+        if (nn < 16)
+            CHECK(canopy_fm_stripe_roots(&t, NULL, 0, nn + 1, roots, err, sizeof err) == CANOPY_EINVAL,
+                  "%s: %u roots of %u nodes accepted", TORI[c].name, nn + 1, nn);
+        if (first > 0) {
+            g[0] = 0;
+            CHECK(canopy_fm_stripe_roots(&t, g, 0, 1, roots, err, sizeof err) == CANOPY_EINVAL && contains(err, "member"),
+                  "%s: a first root outside the members accepted (%s)", TORI[c].name, err);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     rng_state = 0x002c0ffee5eed002ull;
@@ -472,6 +544,7 @@ int main(int argc, char **argv)
     test_subgroups();
     test_refusals();
     test_bit_flips();
+    test_stripe_roots();
     printf("fm_tree_test: %d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }
