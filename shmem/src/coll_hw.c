@@ -50,17 +50,62 @@ static int center_node(void)
     return node;
 }
 
+/* A count from the environment variable `name` (unset: `dflt`), at most `most`; `what_zero`
+ * says what a small value means, for the error message. */
+static int env_count(const char *name, int dflt, int most, const char *what_zero)
+{
+    const char *s = getenv(name);
+    if (!s || !*s) return dflt < most ? dflt : most;
+    char *end = NULL;
+    long v = strtol(s, &end, 10);
+    if (*end || v < 0) shmi_fatal("shmem_init", "%s=%s is not a count (%s)", name, s, what_zero);
+    return v < most ? (int)v : most;
+}
+
 /* CANOPY_SHMEM_STRIDE_TREES: how many stride trees to make (logPE_stride 1..N); unset:
  * as many as the PE count and the tree ids allow. */
 static int stride_trees_wanted(int most)
 {
-    const char *s = getenv("CANOPY_SHMEM_STRIDE_TREES");
-    if (!s || !*s) return most;
-    char *end = NULL;
-    long v = strtol(s, &end, 10);
-    if (*end || v < 0)
-        shmi_fatal("shmem_init", "CANOPY_SHMEM_STRIDE_TREES=%s is not a count (0 disables the stride trees)", s);
-    return v < most ? (int)v : most;
+    return env_count("CANOPY_SHMEM_STRIDE_TREES", most, most, "0 disables the stride trees");
+}
+
+/* The world stripe: long reductions on the world team spread their chunks over this many
+ * trees over every PE (the world tree and ones rooted elsewhere: canopy_tree_stripe,
+ * docs/collectives.md "Striping"). CANOPY_SHMEM_STRIPE_TREES, in all; unset: 4, as the
+ * PE count and half the ids left after the stride trees allow; 1 (or 0): the world tree
+ * alone. */
+#define SHMI_STRIPE_DEFAULT 4
+static int stripe_trees_wanted(int most)
+{
+    return env_count("CANOPY_SHMEM_STRIPE_TREES", SHMI_STRIPE_DEFAULT, most, "1 or 0: the world tree alone");
+}
+
+/* Trees first_id .. first_id + n - 2 over every PE, rooted where canopy_fm_stripe_roots
+ * spreads them from the world tree's root; the world tree's reductions striped over them
+ * and itself. Every PE writes its own router's entries, as for the stride trees. */
+static void make_world_stripe(unsigned first_id, int n)
+{
+    int roots[CANOPY_MAX_STRIPE];
+    unsigned ids[CANOPY_MAX_STRIPE];
+    uint32_t *entries = malloc((size_t)shmi.npes * sizeof *entries);
+    char err[256] = "";
+    if (!entries) shmi_fatal("shmem_init", "out of memory");
+    int rc = canopy_fm_stripe_roots(&shmi.torus, NULL, shmi.world.g.tree_root, (unsigned)n, roots, err, sizeof err);
+    ids[0] = SHMI_WORLD_TREE;
+    for (int k = 1; rc == CANOPY_OK && k < n; ++k) {
+        ids[k] = first_id + (unsigned)k - 1;
+        rc = canopy_fm_build(&shmi.torus, roots[k], NULL, entries, err, sizeof err);
+        if (rc == CANOPY_OK) rc = canopy_tree_write(shmi.dev, ids[k], entries[shmi.me]);
+        if (rc == CANOPY_OK) rc = canopy_tree_attach(shmi.dev, ids[k], roots[k]);
+        shmi.reserved_ids |= 1u << ids[k];
+        shmi.member_ids |= 1u << ids[k];
+    }
+    if (rc == CANOPY_OK) rc = canopy_tree_stripe(shmi.dev, SHMI_WORLD_TREE, ids, (unsigned)n);
+    if (rc)
+        shmi_fatal("shmem_init", "programming the world stripe of %d trees: %s%s%s (CANOPY_SHMEM_STRIPE_TREES=1 runs "
+                   "on the world tree alone)", n, canopy_strerror(rc), *err ? ": " : "", err);
+    shmi.nworld_stripe = n;
+    free(entries);
 }
 
 /* The stride tree for logPE_stride k: members are the PEs p < npes with p % 2^k == 0
@@ -142,6 +187,13 @@ void shmi_hw_init(void)
     }
     free(mask);
     free(entries);
+    const unsigned next_id = (unsigned)shmi.nstride + 1;
+    int stripe_most = 1 + ((int)shmi.ntrees - (int)next_id) / 2;
+    if (stripe_most > shmi.npes) stripe_most = shmi.npes;
+    if (stripe_most > CANOPY_MAX_STRIPE) stripe_most = CANOPY_MAX_STRIPE;
+    const int nstripe = stripe_trees_wanted(stripe_most);
+    shmi.nworld_stripe = 1;
+    if (nstripe > 1) make_world_stripe(next_id, nstripe);
     /* Every router holds its entries and every PE has attached before the first use. */
     shmi_sw_barrier(&shmi.world.g);
 }

@@ -121,6 +121,7 @@ struct shmi_ctx {
     /* Stride trees (coll_hw.c): stride[k] for logPE_stride k = 1..nstride is the tree of
      * the active set (0, k, size); tree -1 when not made. */
     int nstride;
+    int nworld_stripe;      /* trees the world team's reductions spread over (1: its own alone) */
     struct { int tree, root, size; } stride[SHMI_MAX_STRIDE_LOG + 1];
     struct canopy_fm_torus torus;
     int hw;                 /* CANOPY_SHMEM_HW (default 1) */
