@@ -187,6 +187,7 @@ REDUCE_CASES = [
     ("barrier", "hw", []),
     ("allreduce", "sw-binomial", ["--inflight", "32"]),
     ("allreduce", "hw", ["--inflight", "32"]),
+    ("reduce", "hw", ["--hop-latency", "1"]),  # prints "reduce-hop-latency"
 ]
 # What striping gives, at 16 KiB: the hardware allreduce over 1 tree and over stripes of
 # several (bench "allreduce-stripe").
@@ -630,6 +631,7 @@ def table(records):
         "amo": ["op", "impl", "hops", "cycles", "ops_per_kcycle"],
         "bcast": ["impl", "bytes", "cycles", "link_bytes_per_cycle"],
         "bcast-hop-latency": ["impl", "cycles_per_hop", "base_cycles", "max_hops"],
+        "reduce-hop-latency": ["impl", "cycles_per_hop", "base_cycles", "max_hops"],
         "reduce": ["impl", "bytes", "cycles"],
         "allreduce": ["impl", "bytes", "cycles"],
         "barrier": ["impl", "cycles"],
@@ -708,6 +710,17 @@ def render_docs(records):
         for r in sorted(hop, key=lambda r: (r["topology"], r["impl"])):
             L.append(f"| {r['topology']} | {r['impl']} | {r['cycles_per_hop']:.2f} | "
                      f"{r['base_cycles']:.0f} | {r['max_hops']} |")
+    rhop = by("reduce-hop-latency")
+    if rhop:
+        L += ["", "### Reduce latency per tree level (zero load, 8 bytes, the up direction)", "",
+              "For every other node v, a tree of just the root and v (the nodes between are transit routers); an "
+              "8-byte canopy_reduce from both to the root, timed from the synchronized start to the root holding the "
+              "result, against v's depth (its torus distance from the root), least-squares fit "
+              "(driver/examples/reduce_bench.c --hop-latency 1); `base` holds the host costs.", "",
+              "| torus | cycles/level | base cycles | max depth | points |", "|---|---|---|---|---|"]
+        for r in sorted(rhop, key=lambda r: r["topology"]):
+            L.append(f"| {r['topology']} | {r['cycles_per_hop']:.2f} | {r['base_cycles']:.0f} | {r['max_hops']} | "
+                     f"{r['points']} |")
     L += reduce_docs([r for r in records if r["bench"] in ("reduce", "allreduce", "barrier", "allreduce-inflight",
                                                            "allreduce-stripe")])
     L += shmem_docs([r for r in records if r["bench"].startswith("shmem-")])

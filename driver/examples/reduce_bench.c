@@ -3,7 +3,7 @@
  *
  *   sim/canopy-run -n N --torus T build/driver/examples/reduce_bench --bench B --impl IMPL
  *       [--root R] [--sizes 8,64,...] [--reps 3] [--op sum|min|max] [--dtype i32|u32|i64|u64]
- *       [--inflight 32] [--start-slack CYCLES] [--stripe T]
+ *       [--inflight 32] [--start-slack CYCLES] [--stripe T] [--hop-latency 1]
  *
  * Every PE runs it. B and IMPL:
  *   reduce     sw-binomial            binomial tree to the root: a node waits for its
@@ -25,6 +25,13 @@
  * --stripe T (hw): reduces and allreduces on tree 0 spread their 256-byte chunks over T
  * trees (canopy_tree_stripe): tree 0 and trees 1..T-1 over the same nodes, rooted where
  * canopy_fm_stripe_roots puts them (the root first); records say "trees": T.
+ * --hop-latency 1 (reduce, hw, root 0): the reduce's zero-load latency per tree level. For
+ * every other node v, tree 1 holds just the root and v (canopy_fm_setup with that member
+ * set: the nodes between them are transit routers, whose engines pass the one contribution
+ * on); an 8-byte canopy_reduce to the root from both, timed from the synchronized start to
+ * the root holding the result; the root fits time = base + slope * depth(v), depth the
+ * torus distance (the level v sits at), and prints "reduce-hop-latency" with the slope as
+ * cycles_per_hop (the up direction, a level per hop; the host costs fall into base).
  * --inflight K (allreduce only): K allreduces of one 8-byte word back to back on every node
  * (hw: K canopy_allreduce calls, each with its own canopy_coll, then wait for all; sw: the
  * binomial allreduce K times in a row); reported as "allreduce-inflight", cycles = total / K.
@@ -377,6 +384,72 @@ static uint64_t run_once(struct bench *b, int kind, int impl, size_t bytes, int 
     return canopy_cycles(b->h.dev);
 }
 
+/* ------------------------------------------------------------------ latency per level */
+
+/* --hop-latency: see the header. Node 0 is the root (checked by main). */
+static void run_hop_latency(struct bench *b)
+{
+    const int n = b->h.n, me = b->h.me;
+    uint8_t *groups = calloc((size_t)n, 1);
+    if (!groups) hx_die(&b->h, "out of memory");
+    const uint8_t *src = b->h.win + b->off_s;
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    int maxh = 0, points = 0;
+    struct hx_start_stats st;
+    hx_start_stats_begin(&b->h, &st);
+    uint64_t seq = 1u << 30;
+    struct canopy_fm_torus t;
+    hx_must(&b->h, canopy_fm_torus_of(b->h.dev, &t), "reading the torus");
+    for (int v = 1; v < n; ++v) {
+        char err[256] = "";
+        memset(groups, 0, (size_t)n);
+        groups[0] = groups[v] = 1;
+        int rc = canopy_fm_setup(b->h.dev, 1, 0, groups, CANOPY_FM_VIA_CSR, err, sizeof err);
+        if (rc != CANOPY_OK) hx_die(&b->h, "canopy_fm_setup (members 0 and %d): %s: %s", v, canopy_strerror(rc), err);
+        hx_barrier(&b->h);
+        uint64_t start = 0, done = 0;
+        for (;; ++seq) { /* once, or again if a node started late (hx_start_ok) */
+            memset(b->h.win + b->off_rx, 0, 8);
+            memcpy((void *)src, &seq, 8);
+            start = hx_start(&b->h);
+            if (me == 0 || me == v) {
+                struct canopy_reduce_args a = {.tree = 1, .root = 0, .op = CANOPY_OP_SUM, .dtype = CANOPY_DT_I64,
+                                               .count = 1, .src = src, .dst_offset = b->off_rx};
+                struct canopy_coll c;
+                hx_must(&b->h, canopy_reduce(b->h.dev, &a, &c), "canopy_reduce");
+                hx_must(&b->h, canopy_coll_wait(b->h.dev, &c, HX_TIMEOUT_NS), "canopy_coll_wait");
+            }
+            done = canopy_cycles(b->h.dev);
+            if (me == 0) {
+                uint64_t got;
+                memcpy(&got, b->h.win + b->off_rx, 8);
+                if (got != 2 * seq) hx_die(&b->h, "hop latency: reduce with node %d gave %" PRIu64 ", expected %" PRIu64,
+                                           v, got, 2 * seq);
+            }
+            if (hx_start_ok(&b->h)) break;
+        }
+        hx_report_timed(&b->h, done, start, seq);
+        if (me == 0) {
+            hx_collect(&b->h, seq);
+            hx_start_stats_add(&b->h, &st);
+            const int d = (int)canopy_fm_distance(&t, 0, (unsigned)v);
+            const double x = d, y = (double)(done - b->h.start_at);
+            if (d > maxh) maxh = d;
+            sx += x, sy += y, sxx += x * x, sxy += x * y, ++points;
+        }
+        ++seq; /* the next node's reports must not pass for this one's */
+    }
+    free(groups);
+    if (me != 0) return;
+    const double np = points, slope = (np * sxy - sx * sy) / (np * sxx - sx * sx), base = (sy - slope * sx) / np;
+    printf("{\"bench\": \"reduce-hop-latency\", \"impl\": \"hw\", \"torus\": \"%s\", \"nodes\": %d, \"root\": 0, "
+           "\"bytes\": 8, \"cycles_per_hop\": %.2f, \"base_cycles\": %.1f, \"max_hops\": %d, \"points\": %d",
+           b->h.torus, n, slope, base, maxh, points);
+    hx_start_stats_print(&b->h, &st);
+    printf("}\n");
+    fflush(stdout);
+}
+
 /* ------------------------------------------------------------------ setup */
 
 /* Trees 1..n-1 over every node, rooted where canopy_fm_stripe_roots spreads them from the
@@ -399,7 +472,7 @@ static void setup_stripe(struct bench *b, unsigned n)
 static void usage(void)
 {
     fprintf(stderr, "usage: reduce_bench --bench reduce|allreduce|barrier --impl IMPL [--root N] [--sizes 8,64,...] "
-                    "[--reps R] [--op sum|min|max] [--dtype i32|u32|i64|u64] [--inflight K] [--start-slack CYCLES] [--stripe T]\n"
+                    "[--reps R] [--op sum|min|max] [--dtype i32|u32|i64|u64] [--inflight K] [--start-slack CYCLES] [--stripe T] [--hop-latency 1]\n"
                     "  reduce: sw-binomial|hw; allreduce: sw-binomial|sw-recursive-doubling|sw-ring|hw; "
                     "barrier: sw-dissemination|hw\n");
     exit(2);
@@ -415,7 +488,7 @@ static int lookup(const char *v, const char *const *names, int n)
 
 int main(int argc, char **argv)
 {
-    int kind = -1, impl = -1, reps = 3, inflight = 0, root = 0, stripe = 1;
+    int kind = -1, impl = -1, reps = 3, inflight = 0, root = 0, stripe = 1, hop_latency = 0;
     size_t sizes[HX_MAX_SIZES], nsizes = 0;
     const char *slack = NULL; /* --start-slack; NULL: the harness's default */
     struct bench b = {.op = CANOPY_OP_SUM, .dtype = CANOPY_DT_I64};
@@ -437,6 +510,8 @@ int main(int argc, char **argv)
             inflight = atoi(v);
         } else if (!strcmp(a, "--stripe")) {
             stripe = atoi(v);
+        } else if (!strcmp(a, "--hop-latency")) {
+            hop_latency = atoi(v);
         } else if (!strcmp(a, "--op")) {
             b.op = (unsigned)lookup(v, op_names, 3); /* CANOPY_OP_SUM, _MIN, _MAX = 0, 1, 2 */
         } else if (!strcmp(a, "--dtype")) {
@@ -453,7 +528,8 @@ int main(int argc, char **argv)
                         : kind == B_BARRIER   ? impl == SW_DISSEMINATION || impl == HW
                                               : 0;
     if (!ok_impl || reps < 1 || reps > 64 || inflight < 0 || inflight > MAX_INFLIGHT || stripe < 1 ||
-        stripe > CANOPY_MAX_STRIPE || (stripe > 1 && impl != HW))
+        stripe > CANOPY_MAX_STRIPE || (stripe > 1 && impl != HW) ||
+        (hop_latency && (kind != B_REDUCE || impl != HW || root != 0)))
         usage();
     if (inflight && (kind != B_ALLREDUCE || (impl != SW_BINOMIAL && impl != HW))) {
         fprintf(stderr, "reduce_bench: --inflight is for --bench allreduce with sw-binomial or hw\n");
@@ -511,6 +587,11 @@ int main(int argc, char **argv)
     }
     hx_barrier(&b.h);
 
+    if (hop_latency) {
+        run_hop_latency(&b);
+        hx_must(&b.h, canopy_quiet(b.h.dev, HX_TIMEOUT_NS), "quiet");
+        return canopy_close(&b.h.dev) == CANOPY_OK ? 0 : 1;
+    }
     const double ns_per_cycle = (double)canopy_time_ns(b.h.dev) / (double)canopy_cycles(b.h.dev);
     uint8_t *ref = malloc(b.maxb), *tmp = malloc(b.maxb);
     const int nops = inflight ? inflight : 1;
