@@ -431,15 +431,93 @@ def sw_reduce_bench(k, tor, bench, impl, nbytes):
 # ------------------------------------------------------------------ hardware
 def engine_flits(nbytes, fanin):
     """Flits the busiest reduce engine (the root's) combines one at a time: every
-    contribution's packets, less the first packet of all but the last contribution, which
-    it combines while that one is still on its way."""
-    return fanin * wire(nbytes) - (fanin - 1) * wire(min(nbytes, PKT_PAYLOAD))
+    contribution's packets. (An earlier form took the first packet of all but the last
+    contribution off, as combined while that one was on its way; the 256-byte points say
+    otherwise: 3x3 reduce of 256 B 395 cycles against 225 for 8 B, the root's five
+    contributions of 34 flits one after another.)"""
+    return fanin * wire(nbytes)
 
 
-def hw_time(k, tor, bench, nbytes):
-    """The routers' collectives on tree 0 rooted at node 0, from the synchronized start."""
+def node_coords(dims, n):
+    c = []
+    for k in dims:
+        c.append(n % k)
+        n //= k
+    return tuple(c)
+
+
+def torus_distance(dims, a, b):
+    return sum(min((x - y) % k, (y - x) % k) for k, x, y in zip(dims, a, b))
+
+
+@functools.lru_cache(maxsize=None)
+def stripe_roots(dims, n):
+    """canopy_fm_stripe_roots (fw/src/fm_tree.c) over every node from node 0: each next root
+    the node farthest from the roots so far, the lowest index on a tie."""
+    dims = list(dims)
+    nodes = [node_coords(dims, v) for v in range(math.prod(dims))]
+    roots, nearest = [0], [None] * len(nodes)
+    while len(roots) < n:
+        far = -1
+        for v, c in enumerate(nodes):
+            d = torus_distance(dims, c, nodes[roots[-1]])
+            nearest[v] = d if nearest[v] is None else min(nearest[v], d)
+            if nearest[v] > 0 and (far < 0 or nearest[v] > nearest[far]):
+                far = v
+        roots.append(far)
+    return tuple(roots)
+
+
+def tree_children(dims, offset):
+    """Children of the node at `offset` (coordinates relative to the root) in the
+    dimension-ordered tree (fw/src/fm_tree.c): the ring it arrived on goes on away from the
+    root, floor(k/2) hops one way and ceil(k/2)-1 the other; every later dimension starts
+    its ring from it."""
+    entered = max((d for d, o in enumerate(offset) if o), default=-1)
+    n = 0
+    for d, k in enumerate(dims):
+        up, down = k // 2, (k + 1) // 2 - 1
+        if d == entered:
+            o = offset[d]
+            n += (o <= up and o + 1 <= up) if o <= up else (k - o + 1 <= down)
+        elif d > entered:
+            n += (up >= 1) + (down >= 1)
+    return n
+
+
+@functools.lru_cache(maxsize=None)
+def stripe_port_flits(dims, nbytes, trees):
+    """Flits the busiest router's collective port takes for a reduce of nbytes striped over
+    `trees` trees (libcanopy: chunk j on tree j mod trees): per tree, its chunks' packets from
+    each child and from the host (the engine's input) and its results from the parent (all
+    but at the tree's root). One flit a cycle for both: the bound of a striped reduce."""
+    dims = tuple(dims)
+    chunks = max(1, math.ceil(nbytes / PKT_PAYLOAD))
+    share = [0] * trees
+    for j in range(chunks):
+        share[j % trees] += wire(min(PKT_PAYLOAD, nbytes - j * PKT_PAYLOAD))
+    roots = [node_coords(dims, r) for r in stripe_roots(dims, trees)]
+    worst = 0
+    for v in range(math.prod(dims)):
+        c = node_coords(dims, v)
+        flits = 0
+        for t, r in enumerate(roots):
+            off = tuple((x - y) % k for k, x, y in zip(dims, c, r))
+            flits += share[t] * (tree_children(dims, off) + 1 + (1 if any(off) else 0))
+        worst = max(worst, flits)
+    return worst
+
+
+def hw_time(k, tor, bench, nbytes, trees=1):
+    """The routers' collectives on tree 0 rooted at node 0, from the synchronized start; a
+    reduce or allreduce striped over `trees` trees when more than one (the records' field
+    "trees"): then its stream is the busiest collective port's flits (stripe_port_flits)."""
     depth, fanin = tree_depth(tor.dims), root_fanin(tor.dims)
     fill = min(nbytes, FILL_BYTES)
+    if trees > 1 and bench in ("reduce", "allreduce") and nbytes > PKT_PAYLOAD:
+        reduce = k.t(ts_hw=1, tw_fill=fill, ts_up=depth,
+                     tc_comb=stripe_port_flits(tuple(tor.dims), nbytes, trees))
+        return reduce if bench == "reduce" else reduce + k.t(ts_down=depth)
     if bench == "bcast":
         return k.t(ts_hw=1, tw_fill=fill, _known=wire(nbytes), tw_tree=nbytes, ts_down=depth)
     if bench == "bcast-hop-latency":
@@ -463,12 +541,12 @@ def hop_slope(k, tor, times):
     return slope
 
 
-def time_of(k, tor, bench, impl, nbytes):
+def time_of(k, tor, bench, impl, nbytes, trees=1):
     """Cycles (a Lin or a float) of one benchmark point."""
     if bench == "put":
         return k.put(nbytes, 1)  # put_bench: PE 0 to PE 1, one hop
     if impl == "hw":
-        return hw_time(k, tor, bench, nbytes)
+        return hw_time(k, tor, bench, nbytes, trees)
     if bench == "bcast-hop-latency":
         return hop_slope(k, tor, binomial_bcast(k, tor, 8))
     if bench == "bcast":
@@ -532,7 +610,7 @@ def fit_once(points, params):
     the fit would drive negative (unphysical) is held at 0 and the rest refitted; one no
     point depends on (records without hardware runs, say) keeps its value."""
     k = Costs(params, linear=True)
-    lins = [(time_of(k, torus(r["topology"]), r["bench"], r.get("impl", "hw"), r.get("bytes", 0)), m)
+    lins = [(time_of(k, torus(r["topology"]), r["bench"], r.get("impl", "hw"), r.get("bytes", 0), r.get("trees", 1)), m)
             for r, m in points]
     errs = [abs(lin.v - m) / m for lin, m in lins]   # lin.v: the prediction at params
     weights = [1.0 if e <= HUBER else math.sqrt(HUBER / e) for e in errs]
@@ -590,7 +668,7 @@ def model_records(records, params=None):
     out = []
     for r, m in points:
         impl = r.get("impl", "hw")
-        p = time_of(k, torus(r["topology"]), r["bench"], impl, r.get("bytes", 0))
+        p = time_of(k, torus(r["topology"]), r["bench"], impl, r.get("bytes", 0), r.get("trees", 1))
         out.append({"bench": "model", "of": r["bench"], "impl": impl, "topology": r["topology"],
                     "nodes": r["nodes"], "bytes": r.get("bytes", 0), "predicted_cycles": round(p, 1),
                     "measured_cycles": m, "rel_error": round((p - m) / m, 4)})
