@@ -14,6 +14,7 @@ include fw/fw.mk
 include driver/driver.mk
 include shmem/shmem.mk
 include sim/link/link.mk
+include sim/board/board.mk
 -include synth/synth.mk
 -include formal/formal.mk
 -include tests/unit/unit.mk
