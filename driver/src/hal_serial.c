@@ -15,7 +15,8 @@
  *   - pull: the board records which 64-byte lines each node's DMA has written (DIRTY
  *     registers); a sync reads DIRTY_SUM with the cycle counter in one frame, then the
  *     dirty words it names, clears them (write 1s), and only then reads those lines, so a
- *     line written again after the clear is seen at the next sync;
+ *     line written again after the clear is seen at the next pass; it repeats until a
+ *     summary reads clean, so that the device's order of writes holds (sync_once);
  *   - wait and wait_any sync until their condition holds or device time runs out. The
  *     device's writes therefore appear in host memory at the library's waits, not between
  *     them (a program polling canopy_poll in a loop must wait between polls, as hal.h's
@@ -38,8 +39,9 @@
  *
  * Environment: CANOPY_SERIAL_PORT (if opts->serial_port is NULL), CANOPY_NODE (default
  * 0), CANOPY_SERIAL_BAUD (default 12000000), CANOPY_SERIAL_TIMEOUT_MS (per answer,
- * default 1000), CANOPY_SERIAL_RETRIES (default 3), CANOPY_SERIAL_LOCK (the lock file;
- * default /tmp/canopy-serial-<port path>.lock).
+ * default 1000), CANOPY_SERIAL_RETRIES (default 3), CANOPY_SERIAL_POLL_US (the longest
+ * pause between two polls that found nothing, default 1000; 0: none), CANOPY_SERIAL_LOCK
+ * (the lock file; default /tmp/canopy-serial-<port path>.lock).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -56,7 +58,7 @@
 #include "hal.h"
 #include "serial_proto.h"
 
-enum { MAX_REGIONS = 16, BUS_START = 4096, REGION_ALIGN = 4096 };
+enum { MAX_REGIONS = 16, BUS_START = 4096, REGION_ALIGN = 4096, QUIET_MS = 100 };
 
 struct ser_region {
     uint8_t *shadow, *synced;
@@ -67,11 +69,12 @@ struct ser_region {
 struct ser_priv {
     int fd, lock_fd;
     unsigned node, nodes;
-    unsigned timeout_ms, retries;
+    unsigned timeout_ms, retries, poll_us_max;
     uint64_t clock_hz, mem_bytes, next_bus, cycles;
     struct ser_region reg[MAX_REGIONS];
     unsigned nreg;
     uint64_t crc_errors, no_answers; /* seen and recovered from, for diagnostics */
+    uint64_t frames, bytes_out, bytes_in, syncs, empty_syncs; /* CANOPY_SERIAL_STATS=1: printed at close */
 };
 
 static struct ser_priv *priv_of(struct canopy_hal *h) { return (struct ser_priv *)h->priv; }
@@ -130,6 +133,7 @@ static int read_answer(struct ser_priv *p, uint8_t seq, int is_read, unsigned wo
     uint8_t buf[3 + 8 * SER_MAX_WORDS + 2 + 64];
     size_t have = 0;
     const unsigned long long deadline = ms_now() + p->timeout_ms;
+    unsigned long long last_byte = ms_now();
     for (;;) {
         /* Parse what we have: a sync byte, status, seq, data, CRC. */
         size_t i = 0;
@@ -160,14 +164,18 @@ static int read_answer(struct ser_priv *p, uint8_t seq, int is_read, unsigned wo
         if (have == sizeof buf) have = 0; /* garbage only: drop it */
         const unsigned long long now = ms_now();
         if (now >= deadline) return -1;
+        /* After a corrupted answer, a line quiet for QUIET_MS has nothing more to say:
+         * retransmit now rather than at the deadline. */
+        if (*bad && now >= last_byte + QUIET_MS) return -1;
         struct pollfd pf = {.fd = p->fd, .events = POLLIN};
-        int r = poll(&pf, 1, (int)(deadline - now));
+        int r = poll(&pf, 1, (int)((*bad ? last_byte + QUIET_MS : deadline) - now));
         if (r < 0 && errno != EINTR) return -1;
         if (r <= 0) continue;
         ssize_t n = read(p->fd, buf + have, sizeof buf - have);
         if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
         if (n <= 0) return -1; /* hung up */
         have += (size_t)n;
+        last_byte = ms_now();
     }
 }
 
@@ -212,10 +220,13 @@ static int xfer(struct ser_priv *p, int write, unsigned space, unsigned node, ui
             rc = CANOPY_ENOPORT;
             break;
         }
+        p->frames++;
+        p->bytes_out += n;
         if (read_answer(p, seq, !write, words, &st, rdata, &bad)) {
             ++p->no_answers;
             continue;
         }
+        p->bytes_in += 5 + ((!write && st == SER_ST_OK) ? 8u * words : 0);
         if (st == SER_ST_CRC) { /* the board saw our frame corrupted: send it again */
             ++board_crc;
             continue;
@@ -300,44 +311,57 @@ static void land(struct ser_priv *p, uint64_t bus, const uint8_t *src, size_t le
     }
 }
 
-/* Push, then read the cycle counter and the dirty summary, then the dirty lines.
- * *pulled: lines were read. */
+/* Push, then pull: read the cycle counter with the dirty summary, and the dirty lines it
+ * names, until a summary reads clean. *pulled: lines were read.
+ *
+ * Why until clean: the device writes a collective's data before its completion word, but
+ * the two may lie in different dirty words, and a summary read between their writes names
+ * only the first. Every line dirtied before the last (clean) summary read has been read
+ * after its last write, so a completion word the host sees comes with its data. A device
+ * that never stops writing would keep this loop going: it gives up after MAX_PASSES
+ * (then the caller's next sync goes on where it stopped). */
 static int sync_once(struct ser_priv *p, int *pulled)
 {
+    enum { MAX_PASSES = 1000 };
     uint64_t v[2];
     int rc = push(p);
     if (rc) return rc;
-    /* CYCLES and DIRTY_SUM are adjacent: one frame. */
-    if ((rc = xfer(p, 0, SER_SPACE_BOARD, p->node, SER_BREG_CYCLES, 2, NULL, v))) return rc;
-    p->cycles = v[0];
     *pulled = 0;
-    for (unsigned i = 0; i < SER_BREG_DIRTY0_COUNT && v[1]; ++i) {
-        if (!(v[1] >> i & 1)) continue;
-        v[1] &= ~(1ull << i);
-        uint64_t d;
-        if ((rc = xfer(p, 0, SER_SPACE_BOARD, p->node, SER_BREG_DIRTY0 + 8 * i, 1, NULL, &d))) return rc;
-        if (!d) continue;
-        if ((rc = xfer(p, 1, SER_SPACE_BOARD, p->node, SER_BREG_DIRTY0 + 8 * i, 1, &d, NULL))) return rc;
-        /* Runs of dirty lines, read after the clear. */
-        unsigned j = 0;
-        while (j < 64) {
-            if (!(d >> j & 1)) {
-                ++j;
-                continue;
+    p->syncs++;
+    for (unsigned pass = 0; pass < MAX_PASSES; ++pass) {
+        /* CYCLES and DIRTY_SUM are adjacent: one frame. */
+        if ((rc = xfer(p, 0, SER_SPACE_BOARD, p->node, SER_BREG_CYCLES, 2, NULL, v))) return rc;
+        p->cycles = v[0];
+        if (!v[1]) break;
+        for (unsigned i = 0; i < SER_BREG_DIRTY0_COUNT && v[1]; ++i) {
+            if (!(v[1] >> i & 1)) continue;
+            v[1] &= ~(1ull << i);
+            uint64_t d;
+            if ((rc = xfer(p, 0, SER_SPACE_BOARD, p->node, SER_BREG_DIRTY0 + 8 * i, 1, NULL, &d))) return rc;
+            if (!d) continue;
+            if ((rc = xfer(p, 1, SER_SPACE_BOARD, p->node, SER_BREG_DIRTY0 + 8 * i, 1, &d, NULL))) return rc;
+            /* Runs of dirty lines, read after the clear. */
+            unsigned j = 0;
+            while (j < 64) {
+                if (!(d >> j & 1)) {
+                    ++j;
+                    continue;
+                }
+                unsigned e = j + 1;
+                while (e < 64 && (d >> e & 1) && (e - j) * (SER_LINE_BYTES / 8) < SER_MAX_WORDS) ++e;
+                const uint64_t bus = (64ull * i + j) * SER_LINE_BYTES;
+                const unsigned words = (e - j) * (SER_LINE_BYTES / 8);
+                uint64_t line[SER_MAX_WORDS];
+                if ((rc = xfer(p, 0, SER_SPACE_MEM, p->node, (uint32_t)bus, words, NULL, line))) return rc;
+                uint8_t bytes[8 * SER_MAX_WORDS];
+                for (unsigned w = 0; w < words; ++w) put_le(bytes + 8 * w, line[w], 8);
+                land(p, bus, bytes, 8u * words);
+                j = e;
             }
-            unsigned e = j + 1;
-            while (e < 64 && (d >> e & 1) && (e - j) * (SER_LINE_BYTES / 8) < SER_MAX_WORDS) ++e;
-            const uint64_t bus = (64ull * i + j) * SER_LINE_BYTES;
-            const unsigned words = (e - j) * (SER_LINE_BYTES / 8);
-            uint64_t line[SER_MAX_WORDS];
-            if ((rc = xfer(p, 0, SER_SPACE_MEM, p->node, (uint32_t)bus, words, NULL, line))) return rc;
-            uint8_t bytes[8 * SER_MAX_WORDS];
-            for (unsigned w = 0; w < words; ++w) put_le(bytes + 8 * w, line[w], 8);
-            land(p, bus, bytes, 8u * words);
-            j = e;
+            *pulled = 1;
         }
-        *pulled = 1;
     }
+    if (!*pulled) p->empty_syncs++;
     return CANOPY_OK;
 }
 
@@ -413,18 +437,32 @@ static int ser_dma_alloc(struct canopy_hal *h, size_t size, struct canopy_dma_re
     return CANOPY_OK;
 }
 
+/* Between two syncs that found nothing new, give the port to the other processes for a
+ * while (doubling up to poll_us_max): they share one line, and a process that only polls
+ * would otherwise take most of it from those that have work to send. */
+static void idle_pause(const struct ser_priv *p, unsigned *us)
+{
+    if (!p->poll_us_max) return;
+    *us = *us ? 2 * *us : 50;
+    if (*us > p->poll_us_max) *us = p->poll_us_max;
+    usleep(*us);
+}
+
 static int ser_wait(struct canopy_hal *h, const volatile uint64_t *addr, uint64_t mask, int cmp, uint64_t value,
                     uint64_t timeout_ns)
 {
     struct ser_priv *p = priv_of(h);
     if (((uintptr_t)addr & 7) || !region_of(p, (const void *)(uintptr_t)addr, 8)) return CANOPY_ENOTREG;
     if (canopy_cmp_holds(*addr & mask, cmp, value)) return CANOPY_OK;
+    unsigned pause = 0;
     int pulled, rc = sync_once(p, &pulled);
     const uint64_t start = p->cycles, limit = ns_to_cycles(p, timeout_ns);
     for (;;) {
         if (rc) return rc;
         if (canopy_cmp_holds(*addr & mask, cmp, value)) return CANOPY_OK;
         if (p->cycles - start >= limit) return CANOPY_ETIMEDOUT;
+        if (!pulled) idle_pause(p, &pause);
+        else pause = 0;
         rc = sync_once(p, &pulled);
     }
 }
@@ -432,12 +470,14 @@ static int ser_wait(struct canopy_hal *h, const volatile uint64_t *addr, uint64_
 static int ser_wait_any(struct canopy_hal *h, uint64_t timeout_ns)
 {
     struct ser_priv *p = priv_of(h);
+    unsigned pause = 0;
     int pulled, rc = sync_once(p, &pulled);
     const uint64_t start = p->cycles, limit = ns_to_cycles(p, timeout_ns);
     for (;;) {
         if (rc) return rc;
         if (pulled) return CANOPY_OK;
         if (p->cycles - start >= limit) return CANOPY_ETIMEDOUT;
+        idle_pause(p, &pause);
         rc = sync_once(p, &pulled);
     }
 }
@@ -476,6 +516,11 @@ static void ser_close(struct canopy_hal *h)
 {
     struct ser_priv *p = priv_of(h);
     if (!p) return;
+    if (getenv("CANOPY_SERIAL_STATS"))
+        fprintf(stderr, "libcanopy: serial: node %u: %llu frames, %llu bytes out, %llu in, %llu syncs (%llu found nothing), %llu checksum errors, %llu unanswered\n",
+                p->node, (unsigned long long)p->frames, (unsigned long long)p->bytes_out, (unsigned long long)p->bytes_in,
+                (unsigned long long)p->syncs, (unsigned long long)p->empty_syncs, (unsigned long long)p->crc_errors,
+                (unsigned long long)p->no_answers);
     for (unsigned r = 0; r < p->nreg; ++r) {
         free(p->reg[r].shadow);
         free(p->reg[r].synced);
@@ -541,6 +586,7 @@ int canopy_hal_serial_open(struct canopy_hal *h, const struct canopy_open_opts *
     if (p->lock_fd < 0) return fail(p, CANOPY_ENOPORT, errmsg, errlen, "serial: cannot open the lock file %s: %s", lk, strerror(errno));
     p->timeout_ms = env_uint("CANOPY_SERIAL_TIMEOUT_MS", 1000);
     p->retries = env_uint("CANOPY_SERIAL_RETRIES", 3);
+    p->poll_us_max = env_uint("CANOPY_SERIAL_POLL_US", 1000);
     p->node = env_uint("CANOPY_NODE", 0);
     p->next_bus = BUS_START;
 

@@ -59,6 +59,8 @@ module canopy_board_core #(
   localparam int unsigned DirtyWords   = Lines / 64;
   localparam int unsigned DirtyIdxW    = DirtyWords > 1 ? $clog2(DirtyWords) : 1;
   localparam int unsigned MemWordW     = $clog2(MemBytes / 8);
+  localparam int unsigned CB           = canopy_pkg::CoordBits;
+  localparam int unsigned MD           = canopy_pkg::MaxDims;
 
   `CANOPY_STATIC_ASSERT(gen_size_check, SizeX >= 2 && SizeX <= 16 && SizeY >= 1 && SizeY <= 16 &&
                         NumNodes <= MaxNodes, "a torus of 2..4 nodes: SizeX 2..4, SizeY 1..2")
@@ -96,15 +98,12 @@ module canopy_board_core #(
   for (genvar n = 0; n < NumNodes; n++) begin : gen_node
     localparam int unsigned X = n % SizeX;
     localparam int unsigned Y = n / SizeX;
-    logic [canopy_pkg::MaxDims-1:0][canopy_pkg::CoordBits-1:0] coord;
-    logic [canopy_pkg::MaxDims-1:0][canopy_pkg::CoordBits:0]   size;
-    always_comb begin
-      coord = '0;
-      coord[0] = canopy_pkg::CoordBits'(X);
-      coord[1] = canopy_pkg::CoordBits'(Y);
-      for (int unsigned d = 0; d < canopy_pkg::MaxDims; d++) size[d] = (canopy_pkg::CoordBits + 1)'(1);
-      size[0] = (canopy_pkg::CoordBits + 1)'(SizeX);
-      size[1] = (canopy_pkg::CoordBits + 1)'(SizeY);
+    // Coordinates {.., Y, X} and sizes {1, 1, SizeY, SizeX}, in canopy_pkg::coords_t's layout.
+    logic [MD*CB-1:0]      coord;  // flat: Yosys does not take packed arrays declared in generate blocks
+    logic [MD*(CB+1)-1:0]  size;
+    assign coord = (MD * CB)'(X) | ((MD * CB)'(Y) << CB);
+    for (genvar d = 0; d < MD; d++) begin : gen_size
+      assign size[(CB + 1) * d +: CB + 1] = (CB + 1)'(d == 0 ? SizeX : d == 1 ? SizeY : 1);
     end
 
     // The node's DMA master, to its board memory.

@@ -83,6 +83,7 @@ module canopy_board_mem #(
   localparam logic [1:0] RespOkay   = 2'b00;
   localparam logic [1:0] RespSlverr = 2'b10;
   localparam int unsigned LineShift = $clog2(canopy_serial_pkg::LineBytes / 8);
+  localparam int unsigned LineW     = $clog2(Lines);
 
   // A burst is served if INCR, 8-byte beats, and inside the memory.
   function automatic logic burst_ok(input logic [63:0] addr, input logic [7:0] len,
@@ -232,16 +233,18 @@ module canopy_board_mem #(
   assign hrsp_data_o  = ram_rdata;
 
   // ---------------------------------------------------------------- dirty lines
-  logic [Lines-1:0] dirty_q;
+  // The line a node beat writes is set, the host's mask clears its word's lines; a line
+  // both set and cleared in one cycle stays set.
+  logic [Lines-1:0] dirty_q, dirty_set, dirty_clr;
+  always_comb begin
+    dirty_set = '0;
+    dirty_clr = '0;
+    if (w_beat && w_ok_q) dirty_set[LineW'(w_addr_q >> LineShift)] = 1'b1;
+    if (clr_valid_i) dirty_clr[64 * clr_word_i +: 64] = clr_mask_i;
+  end
   always_ff @(posedge clk_i) begin
-    if (rst_i) begin
-      dirty_q <= '0;
-    end else begin
-      for (int unsigned l = 0; l < Lines; l++) begin
-        if (clr_valid_i && clr_word_i == DirtyIdxW'(l / 64) && clr_mask_i[l % 64]) dirty_q[l] <= 1'b0;
-        if (w_beat && w_ok_q && (w_addr_q >> LineShift) == WordW'(l)) dirty_q[l] <= 1'b1;
-      end
-    end
+    if (rst_i) dirty_q <= '0;
+    else       dirty_q <= (dirty_q & ~dirty_clr) | dirty_set;
   end
   assign dirty_o = dirty_q;
   for (genvar i = 0; i < DirtyWords; i++) begin : gen_sum

@@ -31,3 +31,11 @@ $(BOARD_SIM_BIN): $(RTL_SRCS) $(BOARD_RTL) sim/board/board_main.cpp rtl/board/$(
 board-sim: $(BOARD_SIM_BIN)
 sim-board: $(BOARD_SIM_BIN) board-tests-build
 	@tests/board/sim_board.sh
+
+# The board tests' programs: the serial test (sanitizers, like the driver tests) and the
+# driver tests it runs over the serial backend.
+build/tests/board/serial_test: tests/board/serial_test.c build/driver-asan/libcanopy.a $(DRV_HDRS)
+	@mkdir -p $(@D)
+	$(DRV_CC) $(DRV_TEST_CFLAGS) $< build/driver-asan/libcanopy.a $(DRV_LIBS) -o $@
+.PHONY: board-tests-build
+board-tests-build: build/tests/board/serial_test build/tests/driver/put_sizes build/tests/driver/bcast build/tests/driver/reduce
