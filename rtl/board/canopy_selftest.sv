@@ -19,10 +19,11 @@
 //     toggles every 2^HeartbeatBits cycles.
 // Program steps (canopy_selftest_rom): WRITE a word; CHECK a read word under a mask; POLL
 // a word until it matches under a mask, for at most PollCycles cycles; LOADBASE: read a
-// node's INJ_HEAD into its ring base; END. A step's address may be relative to the node's
-// ring base (injection ring window words), and its data may be the ring base plus the
-// step's value (INJ_TAIL doorbells), so that the program runs again on nodes whose rings
-// have moved on.
+// node's INJ_HEAD into its ring base; LOADMARK: read a word into the node's mark; END. A
+// step's address may be relative to the node's ring base (injection ring window words),
+// and its data may be the ring base (INJ_TAIL doorbells) or the mark (a counter's next
+// value) plus the step's value, so that the program runs again on nodes whose rings and
+// counters have moved on.
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -55,13 +56,14 @@ module canopy_selftest #(
   output logic      [63:0]       want_o,
   output logic      [7:0]        leds_o
 );
-  `CANOPY_STATIC_ASSERT(gen_nodes_check, NumNodes >= 1 && NumNodes <= 4, "the program addresses 1..4 nodes")
+  `CANOPY_STATIC_ASSERT(gen_nodes_check, NumNodes == 2 || NumNodes == 4, "programs exist for 2 and 4 nodes")
   `CANOPY_STATIC_ASSERT(gen_ring_check, RingWords >= 64 && (RingWords & (RingWords - 1)) == 0,
                         "RingWords must be a power of two >= 64")
   `CANOPY_STATIC_ASSERT(gen_poll_check, PollCycles >= 1, "PollCycles must be set")
   localparam int unsigned StepW = canopy_selftest_rom_pkg::StepBits;
   localparam int unsigned PcW   = canopy_selftest_rom_pkg::PcBits;
   localparam int unsigned PollW = $clog2(PollCycles + 1);
+  localparam int unsigned Steps = NumNodes == 4 ? canopy_selftest_rom_pkg::Steps4 : canopy_selftest_rom_pkg::Steps2;
 
   typedef enum logic [2:0] { T_FETCH, T_DECODE, T_ISSUE, T_WAIT, T_NEXT, T_STOP } state_e;
   state_e state_q;
@@ -73,19 +75,21 @@ module canopy_selftest #(
   logic [63:0]      got_q, want_q, word_q;
   logic [PollW-1:0] poll_q;
   logic [NumNodes-1:0][31:0] base_q;   // ring base per node (INJ_HEAD at LOADBASE)
+  logic [NumNodes-1:0][63:0] mark_q;   // mark per node (LOADMARK)
   logic [HeartbeatBits:0] beat_q;
 
-  canopy_selftest_rom u_rom (.clk_i, .addr_i (pc_q), .step_o (step));
+  canopy_selftest_rom #(.NumNodes (NumNodes)) u_rom (.clk_i, .addr_i (pc_q), .step_o (step));
 
   // Step fields (canopy_selftest_rom_pkg).
   logic [2:0]  f_op;
   logic [1:0]  f_space;
   logic [1:0]  f_node;
-  logic        f_ring_addr, f_base_data;
+  logic        f_ring_addr, f_base_data, f_mark_data;
   logic [15:0] f_addr;
   logic [63:0] f_data, f_mask;
-  assign {f_op, f_space, f_node, f_ring_addr, f_base_data, f_addr, f_data, f_mask} = step;
-  localparam logic [2:0] OpEnd = 3'd0, OpWrite = 3'd1, OpCheck = 3'd2, OpPoll = 3'd3, OpLoadBase = 3'd4;
+  assign {f_op, f_space, f_node, f_ring_addr, f_base_data, f_mark_data, f_addr, f_data, f_mask} = step;
+  localparam logic [2:0] OpEnd = 3'd0, OpWrite = 3'd1, OpCheck = 3'd2, OpPoll = 3'd3, OpLoadBase = 3'd4,
+                         OpLoadMark = 3'd5;
 
   logic [31:0] node_base;
   logic [31:0] eff_addr;
@@ -96,8 +100,8 @@ module canopy_selftest #(
     eff_addr  = f_ring_addr ? 32'(canopy_regs_pkg::InjWindowOffset) +
                               (((node_base + 32'(f_addr)) & 32'(RingWords - 1)) << 3)
                             : 32'(f_addr);
-    eff_data  = f_base_data ? 64'(node_base) + f_data : f_data;
-    match     = (got_q & f_mask) == (f_data & f_mask);
+    eff_data  = f_base_data ? 64'(node_base) + f_data : f_mark_data ? mark_q[f_node] + f_data : f_data;
+    match     = (got_q & f_mask) == (word_q & f_mask);
   end
 
   always_ff @(posedge clk_i) begin
@@ -110,6 +114,7 @@ module canopy_selftest #(
       want_q     <= '0;
       poll_q     <= '0;
       base_q     <= '0;
+      mark_q     <= '0;
     end else begin
       unique case (state_q)
         T_FETCH:  state_q <= T_DECODE;     // the ROM word appears a cycle after pc_q
@@ -134,13 +139,13 @@ module canopy_selftest #(
         T_NEXT: begin
           if (f_op == OpCheck && !match) begin
             st_state_q <= 2'd3;
-            want_q     <= f_data & f_mask;
+            want_q     <= word_q & f_mask;
             runs_q     <= runs_q + 16'd1;
             state_q    <= T_STOP;
           end else if (f_op == OpPoll && !match) begin
             if (poll_q == PollW'(PollCycles)) begin
               st_state_q <= 2'd3;
-              want_q     <= f_data & f_mask;
+              want_q     <= word_q & f_mask;
               runs_q     <= runs_q + 16'd1;
               state_q    <= T_STOP;
             end else begin
@@ -148,6 +153,7 @@ module canopy_selftest #(
             end
           end else begin
             if (f_op == OpLoadBase) base_q[f_node] <= got_q[31:0];
+            if (f_op == OpLoadMark) mark_q[f_node] <= got_q;
             poll_q  <= '0;
             pc_q    <= pc_q + PcW'(1);
             state_q <= T_FETCH;
@@ -189,7 +195,7 @@ module canopy_selftest #(
   assign leds_o = {st_state_q == 2'd3 ? pc_q[3:0] : 4'd0, st_state_q == 2'd3, st_state_q == 2'd2,
                    st_state_q == 2'd1, beat_q[HeartbeatBits]};
 
-  `CANOPY_ASSERT(a_pc_in_rom, 32'(pc_q) < canopy_selftest_rom_pkg::Steps, "the program ran past its END")
+  `CANOPY_ASSERT(a_pc_in_rom, 32'(pc_q) < Steps, "the program ran past its END")
 endmodule
 
 `default_nettype wire

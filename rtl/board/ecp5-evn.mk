@@ -17,3 +17,5 @@ BOARD_CLOCK_HZ  := 48000000
 # rate, and its speed is bound by it (docs/bring-up.md). A lower rate is
 # `make bitstream BOARD_BAUD=3000000` and CANOPY_SERIAL_BAUD=3000000 on the host.
 BOARD_BAUD      ?= 12000000
+# openFPGALoader's name for the board (its FT2232H channel A is the JTAG cable).
+BOARD_OPENFPGALOADER := ecp5_evn

@@ -39,3 +39,7 @@ build/tests/board/serial_test: tests/board/serial_test.c build/driver-asan/libca
 	$(DRV_CC) $(DRV_TEST_CFLAGS) $< build/driver-asan/libcanopy.a $(DRV_LIBS) -o $@
 .PHONY: board-tests-build
 board-tests-build: build/tests/board/serial_test build/tests/driver/put_sizes build/tests/driver/bcast build/tests/driver/reduce
+build/tests/board/selftest_trees_test: tests/board/selftest_trees_test.c tests/board/selftest_trees.h build/driver-asan/libcanopy.a $(FW_SRCS) $(FW_HDRS)
+	@mkdir -p $(@D)
+	$(DRV_CC) $(DRV_TEST_CFLAGS) -Ifw/include -Itests/board $< $(FW_SRCS) build/driver-asan/libcanopy.a $(DRV_LIBS) -o $@
+board-tests-build: build/tests/board/selftest_trees_test

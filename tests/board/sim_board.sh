@@ -9,7 +9,10 @@
 #      the self-test run again on command;
 #   3. libcanopy's put, broadcast and reduce tests (tests/driver/), one process per node
 #      over the serial backend (tools/board-run), with sizes cut to what the simulated
-#      line carries in a few minutes (the line is the bottleneck: docs/bring-up.md).
+#      line carries in a few minutes (the line is the bottleneck: docs/bring-up.md):
+#      put_sizes 1..8 bytes all pairs; bcast in a small window (both trees, CSR and CONFIG
+#      programmed, 300 bytes, a 600-byte one, two trees in flight, SKIP_SRC); reduce in a
+#      small window, cases 3 (barriers, syncs) and 4 (mismatched contributions refused).
 # Every step has a wall-clock limit; the simulator has its own (--max-seconds). Exit 0 only
 # if every step passed; the simulator's summary (cycles, bytes each way) is printed last.
 set -uo pipefail
@@ -39,11 +42,12 @@ step() {  # step NAME LIMIT COMMAND...
   timeout "$limit" "$@" || fail "$name (exit $?)"
   echo "sim-board: $name passed ($((SECONDS - t0)) s)"
 }
+step selftest-trees 60 build/tests/board/selftest_trees_test
 step serial-errors 600 build/tests/board/serial_test "$TTY"
 run="tools/board-run --port $TTY -n 4 --timeout 900"
-step put 900 $run build/tests/driver/put_sizes 64
-step bcast 900 $run build/tests/driver/bcast --sizes 8,300 --roots 0
-step reduce 900 $run build/tests/driver/reduce --quick --roots 0
+step put 900 $run build/tests/driver/put_sizes 8
+step bcast 900 $run build/tests/driver/bcast --small-window --sizes 300 --roots 0 --big 600
+step reduce 900 $run build/tests/driver/reduce --small-window --quick --roots none --cases 34
 kill -TERM "$sim"; wait "$sim"; rc=$?
 trap - EXIT
 tail -n 1 "$LOG"

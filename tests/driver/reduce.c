@@ -3,7 +3,7 @@
  *
  *   reduce [--roots all|none|N] [--quick] [--cases 12345] [--pool-trees 1..16] [--small-window]
  *
- * (--small-window: a 30 KiB window for a board with little host memory; cases 1, 3 and 4
+ * (--small-window: a 24 KiB window for a board with little host memory; cases 1, 3 and 4
  * only, at most 4 nodes; see set_layout.)
  * (--roots: the canopy_reduce roots of case 1; none = allreduces only.)
  *
@@ -67,15 +67,16 @@ static uint64_t pool_cnt_off; /* case 5: refusal counts per node */
 static uint64_t win_bytes;
 
 /* The default layout has room for MAXN nodes and every case (227 KiB); --small-window
- * packs cases 1, 3 and 4 for n nodes into 30 KiB (a board's small host memory: the ECP5
- * board's 64 KiB per node, over the serial backend); cases 2 and 5 need the full one. */
+ * packs cases 1, 3 and 4 for up to 4 nodes into 24 KiB (a board's small host memory: the
+ * ECP5 board's 64 KiB per node, over the serial backend); cases 2 and 5 need the full one.
+ * Case 4's counts end at CNT_OFF + 4 variants x MAXN x 16 bytes; its region is 576 bytes. */
 static void set_layout(int small, int nodes)
 {
     if (small) {
-        res_off = 12288;
+        res_off = CNT_OFF + 4 * MAXN * 16;
         sync_off = res_off + (uint64_t)(nodes + 1) * SLOT;
         mis_off = sync_off + (uint64_t)nodes * 1024;
-        win_bytes = mis_off + 4096;
+        win_bytes = mis_off + 1024;
         infl_off = bc_off = many_off = pool_off = pool_cnt_off = 0;
         return;
     }
