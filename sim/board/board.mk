@@ -43,3 +43,9 @@ build/tests/board/selftest_trees_test: tests/board/selftest_trees_test.c tests/b
 	@mkdir -p $(@D)
 	$(DRV_CC) $(DRV_TEST_CFLAGS) -Ifw/include -Itests/board $< $(FW_SRCS) build/driver-asan/libcanopy.a $(DRV_LIBS) -o $@
 board-tests-build: build/tests/board/selftest_trees_test
+
+# canopy-board-status: what a board says about itself over its serial port (docs/bring-up.md).
+build/tools/canopy-board-status: driver/examples/board_status.c build/driver/libcanopy.a $(DRV_HDRS)
+	@mkdir -p $(@D)
+	$(DRV_CC) $(DRV_CFLAGS) $< build/driver/libcanopy.a $(DRV_LIBS) -o $@
+board-tests-build: build/tools/canopy-board-status
