@@ -5,7 +5,8 @@ register map (spec/regmap.toml) and the board layout below.
 
 The program is what a host would do through the bridge, as steps of canopy_selftest:
 WRITE a word (CSR, injection-ring word, board memory), CHECK a read word under a mask,
-POLL a word until it matches (bounded by the engine's PollCycles), LOADBASE (read a node's
+POLL a word until it matches (bounded by the engine's PollCycles; POLLNE until it differs),
+LOADBASE (read a node's
 INJ_HEAD as its ring base, so that ring words and INJ_TAIL doorbells are written relative
 to it and the program runs again after the driver has used the rings), LOADMARK (read a
 word as the node's mark, for a POLL relative to it: counters that earlier runs moved on),
@@ -23,7 +24,8 @@ The program, on the board's 2x2 torus:
   4. a reduce (SUM of U64) to node 0: the sum in node 0's window, nothing in the others';
   5. an allreduce (MAX of I64, one negative contribution): the maximum in every window;
   6. a barrier (an empty allreduce on its own reduce id): every node's completion word of
-     that id moves on by one;
+     that id changes (the host interface writes there the tree's results so far) and does
+     not say failed;
   7. every node's ID register read back.
 Each packet is built from spec/packet.toml's fields, as libcanopy builds it (core.c,
 coll.c): broadcast requests on P2P_LO to the root, reduce contributions on COLL_UP.
@@ -44,7 +46,7 @@ SIZE_X, SIZE_Y = SIZES[0]
 NODES = SIZE_X * SIZE_Y
 # Board memory layout the self-test registers (bytes; each node's own memory).
 WB_BASE, EJ_BASE, EJ_ENTRIES, COLL_BASE, WIN_BASE, WIN_SIZE = 0x0100, 0x1000, 16, 0x2000, 0x4000, 0x1000
-OP = {"end": 0, "write": 1, "check": 2, "poll": 3, "loadbase": 4, "loadmark": 5}
+OP = {"end": 0, "write": 1, "check": 2, "poll": 3, "loadbase": 4, "loadmark": 5, "pollne": 6}
 # Tree 0 of the program: the entry of each node, {valid, root, transit, parent[4],
 # children[8], groups[8]} (spec/packet.toml [[tree_entry]]): root 0 sends to +X and +Y,
 # node 1 to +Y, nodes 2 and 3 are leaves under -Y; every host a member of group 0.
@@ -166,7 +168,8 @@ def program(pkt, reg):
         inject(n, [h[0], h[1], vals[n] & FULL], vcs["COLL_UP"], f"allreduce: node {n}")
     for n in range(NODES):
         step("poll", "mem", n, WIN_BASE + ALL_OFF, max(vals) & FULL, what=f"allreduce: max at node {n}")
-    # 6. barrier: an empty allreduce on reduce id 2; its completion word moves on by one
+    # 6. barrier: an empty allreduce on reduce id 2; its completion word changes (it holds
+    # the tree's results so far when this id's result arrives) and says not failed
     sw = COLL_BASE + 8 * coll_status_word(pkt, 0, 2)
     for n in range(NODES):
         step("loadmark", "mem", n, sw, what=f"barrier: node {n}'s completion word before")
@@ -175,7 +178,8 @@ def program(pkt, reg):
                    rid=2, op=ops["SUM"], dtype=dts["U64"], group=0, rflags=1 << rfl["ALL"])
         inject(n, [h[0], h[1]], vcs["COLL_UP"], f"barrier: node {n}")
     for n in range(NODES):
-        step("poll", "mem", n, sw, 1, mask=0xFFFF_FFFF, mark=True, what=f"barrier: node {n} released")
+        step("pollne", "mem", n, sw, 0, mask=0xFFFF_FFFF, mark=True, what=f"barrier: node {n} released")
+        step("check", "mem", n, sw, 0, mask=0xC000_0000_0000_0000, what=f"barrier: node {n}'s result not failed")
     for n in range(NODES):
         step("check", node=n, addr=reg["ID"], data=0x43504E59, mask=0xFFFF_FFFF, what=f"node {n}: ID")
     step("end", what="passed")

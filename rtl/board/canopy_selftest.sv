@@ -18,8 +18,9 @@
 //   - leds_o: {failing step[3:0], failed, passed, running, heartbeat}; the heartbeat
 //     toggles every 2^HeartbeatBits cycles.
 // Program steps (canopy_selftest_rom): WRITE a word; CHECK a read word under a mask; POLL
-// a word until it matches under a mask, for at most PollCycles cycles; LOADBASE: read a
-// node's INJ_HEAD into its ring base; LOADMARK: read a word into the node's mark; END. A
+// a word until it matches under a mask, for at most PollCycles cycles (POLLNE: until it
+// differs); LOADBASE: read a node's INJ_HEAD into its ring base; LOADMARK: read a word
+// into the node's mark; END. A
 // step's address may be relative to the node's ring base (injection ring window words),
 // and its data may be the ring base (INJ_TAIL doorbells) or the mark (a counter's next
 // value) plus the step's value, so that the program runs again on nodes whose rings and
@@ -89,7 +90,7 @@ module canopy_selftest #(
   logic [63:0] f_data, f_mask;
   assign {f_op, f_space, f_node, f_ring_addr, f_base_data, f_mark_data, f_addr, f_data, f_mask} = step;
   localparam logic [2:0] OpEnd = 3'd0, OpWrite = 3'd1, OpCheck = 3'd2, OpPoll = 3'd3, OpLoadBase = 3'd4,
-                         OpLoadMark = 3'd5;
+                         OpLoadMark = 3'd5, OpPollNe = 3'd6;
 
   logic [31:0] node_base;
   logic [31:0] eff_addr;
@@ -142,7 +143,7 @@ module canopy_selftest #(
             want_q     <= word_q & f_mask;
             runs_q     <= runs_q + 16'd1;
             state_q    <= T_STOP;
-          end else if (f_op == OpPoll && !match) begin
+          end else if ((f_op == OpPoll && !match) || (f_op == OpPollNe && match)) begin
             if (poll_q == PollW'(PollCycles)) begin
               st_state_q <= 2'd3;
               want_q     <= word_q & f_mask;
@@ -170,7 +171,7 @@ module canopy_selftest #(
         default: state_q <= T_STOP;
       endcase
       if (buf_sel_i && buf_we_i) got_q <= buf_wdata_i;
-      if (f_op == OpPoll && state_q != T_FETCH && state_q != T_DECODE && state_q != T_STOP &&
+      if ((f_op == OpPoll || f_op == OpPollNe) && state_q != T_FETCH && state_q != T_DECODE && state_q != T_STOP &&
           poll_q != PollW'(PollCycles))
         poll_q <= poll_q + PollW'(1);
     end

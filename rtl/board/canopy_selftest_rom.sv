@@ -241,15 +241,19 @@ module canopy_selftest_rom #(
         8'd218: step_o <= 154'h09C00150000000011000004FFFFFFFFFFFFFFFF;  // barrier: node 3: ring word
         8'd219: step_o <= 154'h09C00160803020000000000FFFFFFFFFFFFFFFF;  // barrier: node 3: ring word
         8'd220: step_o <= 154'h09A00700000000000000017FFFFFFFFFFFFFFFF;  // barrier: node 3: doorbell
-        8'd221: step_o <= 154'h1A12210000000000000000100000000FFFFFFFF;  // barrier: node 0 released
-        8'd222: step_o <= 154'h1A92210000000000000000100000000FFFFFFFF;  // barrier: node 1 released
-        8'd223: step_o <= 154'h1B12210000000000000000100000000FFFFFFFF;  // barrier: node 2 released
-        8'd224: step_o <= 154'h1B92210000000000000000100000000FFFFFFFF;  // barrier: node 3 released
-        8'd225: step_o <= 154'h10000000000000043504E5900000000FFFFFFFF;  // node 0: ID
-        8'd226: step_o <= 154'h10800000000000043504E5900000000FFFFFFFF;  // node 1: ID
-        8'd227: step_o <= 154'h11000000000000043504E5900000000FFFFFFFF;  // node 2: ID
-        8'd228: step_o <= 154'h11800000000000043504E5900000000FFFFFFFF;  // node 3: ID
-        8'd229: step_o <= 154'h00000000000000000000000FFFFFFFFFFFFFFFF;  // passed
+        8'd221: step_o <= 154'h3212210000000000000000000000000FFFFFFFF;  // barrier: node 0 released
+        8'd222: step_o <= 154'h12022100000000000000000C000000000000000;  // barrier: node 0's result not failed
+        8'd223: step_o <= 154'h3292210000000000000000000000000FFFFFFFF;  // barrier: node 1 released
+        8'd224: step_o <= 154'h12822100000000000000000C000000000000000;  // barrier: node 1's result not failed
+        8'd225: step_o <= 154'h3312210000000000000000000000000FFFFFFFF;  // barrier: node 2 released
+        8'd226: step_o <= 154'h13022100000000000000000C000000000000000;  // barrier: node 2's result not failed
+        8'd227: step_o <= 154'h3392210000000000000000000000000FFFFFFFF;  // barrier: node 3 released
+        8'd228: step_o <= 154'h13822100000000000000000C000000000000000;  // barrier: node 3's result not failed
+        8'd229: step_o <= 154'h10000000000000043504E5900000000FFFFFFFF;  // node 0: ID
+        8'd230: step_o <= 154'h10800000000000043504E5900000000FFFFFFFF;  // node 1: ID
+        8'd231: step_o <= 154'h11000000000000043504E5900000000FFFFFFFF;  // node 2: ID
+        8'd232: step_o <= 154'h11800000000000043504E5900000000FFFFFFFF;  // node 3: ID
+        8'd233: step_o <= 154'h00000000000000000000000FFFFFFFFFFFFFFFF;  // passed
         default: step_o <= '0;
       endcase
     end
@@ -341,11 +345,13 @@ module canopy_selftest_rom #(
         8'd82: step_o <= 154'h08C000D0000000001000004FFFFFFFFFFFFFFFF;  // barrier: node 1: ring word
         8'd83: step_o <= 154'h08C000E0803020000000000FFFFFFFFFFFFFFFF;  // barrier: node 1: ring word
         8'd84: step_o <= 154'h08A0070000000000000000FFFFFFFFFFFFFFFFF;  // barrier: node 1: doorbell
-        8'd85: step_o <= 154'h1A12210000000000000000100000000FFFFFFFF;  // barrier: node 0 released
-        8'd86: step_o <= 154'h1A92210000000000000000100000000FFFFFFFF;  // barrier: node 1 released
-        8'd87: step_o <= 154'h10000000000000043504E5900000000FFFFFFFF;  // node 0: ID
-        8'd88: step_o <= 154'h10800000000000043504E5900000000FFFFFFFF;  // node 1: ID
-        8'd89: step_o <= 154'h00000000000000000000000FFFFFFFFFFFFFFFF;  // passed
+        8'd85: step_o <= 154'h3212210000000000000000000000000FFFFFFFF;  // barrier: node 0 released
+        8'd86: step_o <= 154'h12022100000000000000000C000000000000000;  // barrier: node 0's result not failed
+        8'd87: step_o <= 154'h3292210000000000000000000000000FFFFFFFF;  // barrier: node 1 released
+        8'd88: step_o <= 154'h12822100000000000000000C000000000000000;  // barrier: node 1's result not failed
+        8'd89: step_o <= 154'h10000000000000043504E5900000000FFFFFFFF;  // node 0: ID
+        8'd90: step_o <= 154'h10800000000000043504E5900000000FFFFFFFF;  // node 1: ID
+        8'd91: step_o <= 154'h00000000000000000000000FFFFFFFFFFFFFFFF;  // passed
         default: step_o <= '0;
       endcase
     end
