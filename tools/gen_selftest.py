@@ -5,12 +5,11 @@ register map (spec/regmap.toml) and the board layout below.
 
 The program is what a host would do through the bridge, as steps of canopy_selftest:
 WRITE a word (CSR, injection-ring word, board memory), CHECK a read word under a mask,
-POLL a word until it matches (bounded by the engine's PollCycles; POLLNE until it differs),
-LOADBASE (read a node's
+POLL a word until it matches (bounded by the engine's PollCycles), LOADBASE (read a node's
 INJ_HEAD as its ring base, so that ring words and INJ_TAIL doorbells are written relative
-to it and the program runs again after the driver has used the rings), LOADMARK (read a
-word as the node's mark, for a POLL relative to it: counters that earlier runs moved on),
-END.
+to it and the program runs again after the driver has used the rings), END. Every other
+word it checks, the program clears or restarts first: window words by writing them, the
+collective completion words by writing the tree's entry (which restarts its counts).
 
 The program, on the board's 2x2 torus:
   1. every node: doorbell mode, its host structures in its board memory (the layout
@@ -23,10 +22,11 @@ The program, on the board's 2x2 torus:
   3. a broadcast from node 0 on tree 0: the word in every node's window;
   4. a reduce (SUM of U64) to node 0: the sum in node 0's window, nothing in the others';
   5. an allreduce (MAX of I64, one negative contribution): the maximum in every window;
-  6. a barrier (an empty allreduce on its own reduce id): every node's completion word of
-     that id changes (the host interface writes there the tree's results so far) and does
-     not say failed;
-  7. every node's ID register read back.
+  6. a barrier (an empty allreduce on its own reduce id);
+  7. every node's completion words of the three reduce ids: each holds the tree's results
+     so far when its result arrived (1, 2, 3: the tree's counts restart when its entry
+     is written) and says not failed;
+  8. every node's ID register read back.
 Each packet is built from spec/packet.toml's fields, as libcanopy builds it (core.c,
 coll.c): broadcast requests on P2P_LO to the root, reduce contributions on COLL_UP.
 
@@ -46,7 +46,7 @@ SIZE_X, SIZE_Y = SIZES[0]
 NODES = SIZE_X * SIZE_Y
 # Board memory layout the self-test registers (bytes; each node's own memory).
 WB_BASE, EJ_BASE, EJ_ENTRIES, COLL_BASE, WIN_BASE, WIN_SIZE = 0x0100, 0x1000, 16, 0x2000, 0x4000, 0x1000
-OP = {"end": 0, "write": 1, "check": 2, "poll": 3, "loadbase": 4, "loadmark": 5, "pollne": 6}
+OP = {"end": 0, "write": 1, "check": 2, "poll": 3, "loadbase": 4}
 # Tree 0 of the program: the entry of each node, {valid, root, transit, parent[4],
 # children[8], groups[8]} (spec/packet.toml [[tree_entry]]): root 0 sends to +X and +Y,
 # node 1 to +Y, nodes 2 and 3 are leaves under -Y; every host a member of group 0.
@@ -96,9 +96,9 @@ def program(pkt, reg):
     flags = {f["name"]: f["bit"] for f in pkt["flags"]}
     steps = []
 
-    def step(op, space="bar0", node=0, addr=0, data=0, mask=FULL, ring=False, base=False, mark=False, what=""):
+    def step(op, space="bar0", node=0, addr=0, data=0, mask=FULL, ring=False, base=False, what=""):
         steps.append(dict(op=OP[op], space=SPACE[space], node=node, addr=addr, data=data & FULL, mask=mask,
-                          ring=int(ring), base=int(base), mark=int(mark), what=what))
+                          ring=int(ring), base=int(base), what=what))
 
     ring_at = [0] * NODES     # ring words each node has written so far (relative to its base)
 
@@ -168,18 +168,17 @@ def program(pkt, reg):
         inject(n, [h[0], h[1], vals[n] & FULL], vcs["COLL_UP"], f"allreduce: node {n}")
     for n in range(NODES):
         step("poll", "mem", n, WIN_BASE + ALL_OFF, max(vals) & FULL, what=f"allreduce: max at node {n}")
-    # 6. barrier: an empty allreduce on reduce id 2; its completion word changes (it holds
-    # the tree's results so far when this id's result arrives) and says not failed
-    sw = COLL_BASE + 8 * coll_status_word(pkt, 0, 2)
-    for n in range(NODES):
-        step("loadmark", "mem", n, sw, what=f"barrier: node {n}'s completion word before")
+    # 6. barrier: an empty allreduce on reduce id 2
     for n in range(NODES):
         h = header(pkt, ptype=types["REDUCE"], dst=0, src=coords(pkt, n), len=0, tree=0, offset=0,
                    rid=2, op=ops["SUM"], dtype=dts["U64"], group=0, rflags=1 << rfl["ALL"])
         inject(n, [h[0], h[1]], vcs["COLL_UP"], f"barrier: node {n}")
+    # 7. completion words: {failed 63, retry 62, the tree's results so far 31..0}
     for n in range(NODES):
-        step("pollne", "mem", n, sw, 0, mask=0xFFFF_FFFF, mark=True, what=f"barrier: node {n} released")
-        step("check", "mem", n, sw, 0, mask=0xC000_0000_0000_0000, what=f"barrier: node {n}'s result not failed")
+        for rid, what in ((0, "reduce"), (1, "allreduce"), (2, "barrier")):
+            sw = COLL_BASE + 8 * coll_status_word(pkt, 0, rid)
+            step("poll", "mem", n, sw, rid + 1, mask=0xC000_0000_FFFF_FFFF,
+                 what=f"{what}: node {n}'s completion word (result {rid + 1} of tree 0, not failed)")
     for n in range(NODES):
         step("check", node=n, addr=reg["ID"], data=0x43504E59, mask=0xFFFF_FFFF, what=f"node {n}: ID")
     step("end", what="passed")
@@ -187,14 +186,14 @@ def program(pkt, reg):
 
 
 def encode(s):
-    return (s["op"] << 151) | (s["space"] << 149) | (s["node"] << 147) | (s["ring"] << 146) | (s["base"] << 145) \
-        | (s["mark"] << 144) | (s["addr"] << 128) | (s["data"] << 64) | s["mask"]
+    return (s["op"] << 150) | (s["space"] << 148) | (s["node"] << 146) | (s["ring"] << 145) | (s["base"] << 144) \
+        | (s["addr"] << 128) | (s["data"] << 64) | s["mask"]
 
 
 def gen(programs):
     """programs: [(size, steps)]; the ROM holds one table per size, chosen by NumNodes."""
     pcw = max(1, max(len(st) - 1 for _, st in programs).bit_length())
-    width = 3 + 2 + 2 + 1 + 1 + 1 + 16 + 64 + 64
+    width = 3 + 2 + 2 + 1 + 1 + 16 + 64 + 64
     pk = [f"// {BANNER}.",
           "// canopy_selftest_rom_pkg: the self-test programs' sizes and step layout.",
           "`default_nettype none",
@@ -202,7 +201,7 @@ def gen(programs):
     for (sx, sy), st in programs:
         pk.append(f"  localparam int unsigned Steps{sx * sy} = {len(st)};  // the {sx}x{sy} torus' program")
     pk += [f"  localparam int unsigned PcBits   = {pcw};",
-           f"  localparam int unsigned StepBits = {width};  // {{op 3, space 2, node 2, ring 1, base 1, mark 1, addr 16, data 64, mask 64}}",
+           f"  localparam int unsigned StepBits = {width};  // {{op 3, space 2, node 2, ring 1, base 1, addr 16, data 64, mask 64}}",
            "endpackage", "", "`default_nettype wire", ""]
     L = [f"// {BANNER}.",
          "//",

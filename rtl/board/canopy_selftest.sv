@@ -18,13 +18,13 @@
 //   - leds_o: {failing step[3:0], failed, passed, running, heartbeat}; the heartbeat
 //     toggles every 2^HeartbeatBits cycles.
 // Program steps (canopy_selftest_rom): WRITE a word; CHECK a read word under a mask; POLL
-// a word until it matches under a mask, for at most PollCycles cycles (POLLNE: until it
-// differs); LOADBASE: read a node's INJ_HEAD into its ring base; LOADMARK: read a word
-// into the node's mark; END. A
-// step's address may be relative to the node's ring base (injection ring window words),
-// and its data may be the ring base (INJ_TAIL doorbells) or the mark (a counter's next
-// value) plus the step's value, so that the program runs again on nodes whose rings and
-// counters have moved on.
+// a word until it matches under a mask, for at most PollCycles cycles; LOADBASE: read a
+// node's INJ_HEAD into its ring base; END. A step's address may be relative to the node's
+// ring base (injection ring window words), and its data may be the ring base plus the
+// step's value (INJ_TAIL doorbells), so that the program runs again on nodes whose rings
+// have moved on. (Every other word it checks is cleared or restarted by the program
+// itself: window words by memory writes, the collective completion words by writing the
+// tree's entry, which restarts the tree's counts.)
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -76,7 +76,6 @@ module canopy_selftest #(
   logic [63:0]      got_q, want_q, word_q;
   logic [PollW-1:0] poll_q;
   logic [NumNodes-1:0][31:0] base_q;   // ring base per node (INJ_HEAD at LOADBASE)
-  logic [NumNodes-1:0][63:0] mark_q;   // mark per node (LOADMARK)
   logic [HeartbeatBits:0] beat_q;
 
   canopy_selftest_rom #(.NumNodes (NumNodes)) u_rom (.clk_i, .addr_i (pc_q), .step_o (step));
@@ -85,12 +84,11 @@ module canopy_selftest #(
   logic [2:0]  f_op;
   logic [1:0]  f_space;
   logic [1:0]  f_node;
-  logic        f_ring_addr, f_base_data, f_mark_data;
+  logic        f_ring_addr, f_base_data;
   logic [15:0] f_addr;
   logic [63:0] f_data, f_mask;
-  assign {f_op, f_space, f_node, f_ring_addr, f_base_data, f_mark_data, f_addr, f_data, f_mask} = step;
-  localparam logic [2:0] OpEnd = 3'd0, OpWrite = 3'd1, OpCheck = 3'd2, OpPoll = 3'd3, OpLoadBase = 3'd4,
-                         OpLoadMark = 3'd5, OpPollNe = 3'd6;
+  assign {f_op, f_space, f_node, f_ring_addr, f_base_data, f_addr, f_data, f_mask} = step;
+  localparam logic [2:0] OpEnd = 3'd0, OpWrite = 3'd1, OpCheck = 3'd2, OpPoll = 3'd3, OpLoadBase = 3'd4;
 
   logic [31:0] node_base;
   logic [31:0] eff_addr;
@@ -101,7 +99,7 @@ module canopy_selftest #(
     eff_addr  = f_ring_addr ? 32'(canopy_regs_pkg::InjWindowOffset) +
                               (((node_base + 32'(f_addr)) & 32'(RingWords - 1)) << 3)
                             : 32'(f_addr);
-    eff_data  = f_base_data ? 64'(node_base) + f_data : f_mark_data ? mark_q[f_node] + f_data : f_data;
+    eff_data  = f_base_data ? 64'(node_base) + f_data : f_data;
     match     = (got_q & f_mask) == (word_q & f_mask);
   end
 
@@ -115,7 +113,6 @@ module canopy_selftest #(
       want_q     <= '0;
       poll_q     <= '0;
       base_q     <= '0;
-      mark_q     <= '0;
     end else begin
       unique case (state_q)
         T_FETCH:  state_q <= T_DECODE;     // the ROM word appears a cycle after pc_q
@@ -143,7 +140,7 @@ module canopy_selftest #(
             want_q     <= word_q & f_mask;
             runs_q     <= runs_q + 16'd1;
             state_q    <= T_STOP;
-          end else if ((f_op == OpPoll && !match) || (f_op == OpPollNe && match)) begin
+          end else if (f_op == OpPoll && !match) begin
             if (poll_q == PollW'(PollCycles)) begin
               st_state_q <= 2'd3;
               want_q     <= word_q & f_mask;
@@ -154,7 +151,6 @@ module canopy_selftest #(
             end
           end else begin
             if (f_op == OpLoadBase) base_q[f_node] <= got_q[31:0];
-            if (f_op == OpLoadMark) mark_q[f_node] <= got_q;
             poll_q  <= '0;
             pc_q    <= pc_q + PcW'(1);
             state_q <= T_FETCH;
@@ -171,7 +167,7 @@ module canopy_selftest #(
         default: state_q <= T_STOP;
       endcase
       if (buf_sel_i && buf_we_i) got_q <= buf_wdata_i;
-      if ((f_op == OpPoll || f_op == OpPollNe) && state_q != T_FETCH && state_q != T_DECODE && state_q != T_STOP &&
+      if (f_op == OpPoll && state_q != T_FETCH && state_q != T_DECODE && state_q != T_STOP &&
           poll_q != PollW'(PollCycles))
         poll_q <= poll_q + PollW'(1);
     end

@@ -5,7 +5,7 @@ package canopy_selftest_rom_pkg;
   localparam int unsigned Steps4 = 234;  // the 2x2 torus' program
   localparam int unsigned Steps2 = 92;  // the 2x1 torus' program
   localparam int unsigned PcBits   = 8;
-  localparam int unsigned StepBits = 154;  // {op 3, space 2, node 2, ring 1, base 1, mark 1, addr 16, data 64, mask 64}
+  localparam int unsigned StepBits = 153;  // {op 3, space 2, node 2, ring 1, base 1, addr 16, data 64, mask 64}
 endpackage
 
 `default_nettype wire
