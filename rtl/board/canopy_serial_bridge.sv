@@ -86,7 +86,7 @@ module canopy_serial_bridge #(
   logic [7:0] status_q;
   logic       exec_pending_q;     // the command is with the exec
   // Response bytes: 0 sync, 1 status, 2 seq, then data, then 2 CRC bytes.
-  logic [11:0] tx_idx_q, tx_total_q;
+  logic [11:0] tx_idx_q, tx_total;
   logic [15:0] tx_crc_q;
   logic [63:0] tx_word;
 
@@ -175,8 +175,8 @@ module canopy_serial_bridge #(
         end
         R_TX: if (tx_ready_i) begin
           tx_idx_q <= tx_idx_q + 12'd1;
-          if (tx_idx_q != '0 && tx_idx_q < tx_total_q - 12'd2) tx_crc_q <= canopy_serial_pkg::crc16_byte(tx_crc_q, tx_data_o);
-          if (tx_idx_q == tx_total_q - 12'd1) state_q <= R_SYNC;
+          if (tx_idx_q != '0 && tx_idx_q < tx_total - 12'd2) tx_crc_q <= canopy_serial_pkg::crc16_byte(tx_crc_q, tx_data_o);
+          if (tx_idx_q == tx_total - 12'd1) state_q <= R_SYNC;
         end
         default: state_q <= R_SYNC;
       endcase
@@ -185,8 +185,8 @@ module canopy_serial_bridge #(
 
   // Response length: 3 header bytes, the data of a read answered ok, 2 CRC bytes.
   always_comb begin
-    tx_total_q = 12'd5;
-    if (!is_write && status_q == canopy_serial_pkg::StOk) tx_total_q = 12'd5 + data_bytes;
+    tx_total = 12'd5;
+    if (!is_write && status_q == canopy_serial_pkg::StOk) tx_total = 12'd5 + data_bytes;
   end
 
   // Data byte k of the response (tx_idx 3 + k) is byte k % 8 of buffer word k / 8; the
@@ -205,8 +205,8 @@ module canopy_serial_bridge #(
     if (tx_idx_q == 12'd0) tx_data_o = canopy_serial_pkg::SyncRsp;
     else if (tx_idx_q == 12'd1) tx_data_o = status_q;
     else if (tx_idx_q == 12'd2) tx_data_o = seq_q;
-    else if (tx_idx_q == tx_total_q - 12'd2) tx_data_o = tx_crc_q[7:0];
-    else if (tx_idx_q == tx_total_q - 12'd1) tx_data_o = tx_crc_q[15:8];
+    else if (tx_idx_q == tx_total - 12'd2) tx_data_o = tx_crc_q[7:0];
+    else if (tx_idx_q == tx_total - 12'd1) tx_data_o = tx_crc_q[15:8];
     else tx_data_o = tx_word[8 * tx_k[2:0] +: 8];
   end
   assign tx_valid_o = state_q == R_TX;
