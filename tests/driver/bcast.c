@@ -4,7 +4,7 @@
  *
  * --small-window: for a board whose host memory is small (the ECP5 board's 64 KiB per node,
  * over the serial backend): a 24 KiB window, two trees are enough, the large broadcast at
- * most 8 KiB (--big), the two-trees-in-flight case 4000 bytes each.
+ * most 8 KiB (--big), the two-trees-in-flight case 600 bytes each, SKIP_SRC 500 bytes.
  *
  * Trees: tree 0 rooted at node 0 programmed through the CSRs, tree 1 rooted at the last
  * node programmed by CONFIG packets from node 0 (the fabric manager's two modes). Then:
@@ -149,7 +149,7 @@ int main(int argc, char **argv)
 
     /* 3. two trees in flight at once, different roots and regions */
     {
-        size_t sz = small ? 4000 : 20000;
+        size_t sz = small ? 600 : 20000;
         unsigned r0 = 1 % (unsigned)n, r1 = (unsigned)n - 2 % (unsigned)n, rd = ++round;
         uint8_t *src2 = malloc(sz);
         CHECK(src2, "out of memory");
@@ -172,7 +172,7 @@ int main(int argc, char **argv)
 
     /* 4. SKIP_SRC: everyone but the source receives */
     {
-        size_t sz = 3000;
+        size_t sz = small ? 500 : 3000;
         unsigned r = (unsigned)n - 1, rd = ++round;
         clear(win, DATA_OFF, sz);
         barrier(dev, win);

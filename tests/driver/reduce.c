@@ -1,10 +1,11 @@
 /* reduce.c: hardware reduce, allreduce, barrier and sync through libcanopy, checked on
  * every node against a host reference.
  *
- *   reduce [--roots all|none|N] [--quick] [--cases 12345] [--pool-trees 1..16] [--small-window]
+ *   reduce [--roots all|none|N] [--quick] [--cases 12345] [--pool-trees 1..16] [--small-window] [--count K]
  *
  * (--small-window: a 24 KiB window for a board with little host memory; cases 1, 3 and 4
- * only, at most 4 nodes; see set_layout.)
+ * only, at most 4 nodes; see set_layout. --count K: case 1 with K elements only, at most
+ * 1000 bytes of them.)
  * (--roots: the canopy_reduce roots of case 1; none = allreduces only.)
  *
  * Trees: tree 0 rooted at node 0 (programmed through the CSRs), tree 1 rooted at node n/2
@@ -302,6 +303,9 @@ static void delay_cycles(uint64_t cycles)
 
 /* ------------------------------------------------------------------ case 1 */
 
+/* --count K (0: the lists below): case 1 with that one element count only. */
+static size_t g_one_count;
+
 static unsigned case1(int roots_all, int one_root, int quick)
 {
     unsigned done_ops = 0;
@@ -313,6 +317,10 @@ static unsigned case1(int roots_all, int one_root, int quick)
             size_t quick_counts[3] = {3, 256 / e, 1000 / e};
             size_t *cl = quick ? quick_counts : counts;
             unsigned ncounts = quick ? 3 : 5;
+            if (g_one_count) {
+                cl = &g_one_count;
+                ncounts = 1;
+            }
             for (unsigned ci = 0; ci < ncounts; ++ci) {
                 const size_t count = cl[ci], len = count * e;
                 memset(win + res_off, SENT, (size_t)(n + 1) * SLOT);
@@ -799,8 +807,10 @@ int main(int argc, char **argv)
             cases = argv[++i];
         } else if (!strcmp(argv[i], "--small-window")) {
             small = 1;
+        } else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
+            g_one_count = strtoul(argv[++i], NULL, 0);
         } else {
-            fprintf(stderr, "usage: %s [--roots all|none|N] [--quick] [--cases 12345] [--pool-trees 1..16] [--small-window]\n",
+            fprintf(stderr, "usage: %s [--roots all|none|N] [--quick] [--cases 12345] [--pool-trees 1..16] [--small-window] [--count K]\n",
                     argv[0]);
             return 2;
         }
@@ -814,6 +824,7 @@ int main(int argc, char **argv)
     CHECK(!small || (n <= 4 && !strchr(cases, '2') && !strchr(cases, '5')),
           "--small-window: cases 1, 3 and 4 on at most 4 nodes only (--cases %s, %d nodes)", cases, n);
     set_layout(small, n);
+    CHECK(g_one_count * 8 <= 1000, "--count %zu: at most 1000 bytes of elements (the case's slots)", g_one_count);
     CHECK_OK(canopy_window(dev, win_bytes, (void **)&win));
     test_hello(dev, FLAG_OFF, 0);
 
