@@ -81,5 +81,5 @@ prog: deps-prog
 	@out=$$(openFPGALoader -b $(BOARD_OPENFPGALOADER) $(BOARD_BIT) 2>&1); rc=$$?; echo "$$out"; \
 	if [ $$rc != 0 ]; then \
 	  if echo "$$out" | grep -qiE 'unable to open ftdi|no device|not found|cable|ftdi_usb_open|LIBUSB'; then \
-	    echo "prog: no JTAG cable found: is the $(BOARD) board plugged in by USB and powered? (docs/bring-up.md, \"Programming\")"; \
+	    echo "prog: no JTAG cable found: is the $(BOARD) board plugged in by USB and powered? (docs/bring-up.md, \"Build and load\")"; \
 	  else echo "prog: openFPGALoader failed (exit $$rc)"; fi; exit 1; fi
