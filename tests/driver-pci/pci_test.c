@@ -11,9 +11,16 @@
  * space. As root, the whole open path also runs against a fake board in a private mount
  * namespace (see test_fake_board). It does not reserve hugepages.
  *
+ * VFIO (pci_vfio.c), without a board and without the vfio modules: the choice of path
+ * from a sysfs tree the test builds (a device bound to vfio-pci with its IOMMU group, one
+ * bound to another driver, one with no driver, one bound to vfio-pci with no group), the
+ * errors of a missing container, of a container that is not VFIO, of a group that cannot
+ * be opened, each naming what to fix, and the IOVA allocator (never 0, aligned, disjoint).
+ *
  * Prints one PASS/FAIL line per check and exits non-zero if any failed.
  */
 #include "../../driver/src/hal_pci.c"
+#include "../../driver/src/pci_vfio.c"
 
 #include <dirent.h>
 #include <pthread.h>
@@ -856,6 +863,108 @@ static void test_fake_board(void)
           "fake board: child ran to the end", "pid %d read %zd status 0x%x", (int)pid, n, status);
 }
 
+/* ---- VFIO ---------------------------------------------------------------------------- */
+
+static void mkdirs(const char *path)
+{
+    char b[PATH_MAX];
+    snprintf(b, sizeof b, "%s", path);
+    for (char *c = b + 1; *c; ++c)
+        if (*c == '/') {
+            *c = '\0';
+            mkdir(b, 0755);
+            *c = '/';
+        }
+    mkdir(b, 0755);
+}
+
+static void test_vfio(void)
+{
+    char root[] = "/tmp/canopy-vfio-test-XXXXXX";
+    if (!mkdtemp(root)) {
+        check(0, "vfio tree", "mkdtemp: %s", strerror(errno));
+        return;
+    }
+    char p1[PATH_MAX], p2[PATH_MAX + 64];
+    const char *devs[] = {"0000:03:00.0", "0000:04:00.0", "0000:05:00.0", "0000:06:00.0"};
+    for (int i = 0; i < 4; ++i) {
+        snprintf(p1, sizeof p1, "%s/sys/bus/pci/devices/%s", root, devs[i]);
+        mkdirs(p1);
+    }
+    snprintf(p1, sizeof p1, "%s/sys/bus/pci/drivers/vfio-pci", root);
+    mkdirs(p1);
+    snprintf(p1, sizeof p1, "%s/sys/kernel/iommu_groups/17", root);
+    mkdirs(p1);
+    /* 03:00.0: vfio-pci, group 17; 04:00.0: another driver; 05:00.0: none; 06:00.0:
+     * vfio-pci but no group (IOMMU off) */
+    snprintf(p1, sizeof p1, "%s/sys/bus/pci/devices/%s/driver", root, devs[0]);
+    int ok = symlink("../../../../bus/pci/drivers/vfio-pci", p1) == 0;
+    snprintf(p1, sizeof p1, "%s/sys/bus/pci/devices/%s/iommu_group", root, devs[0]);
+    ok = ok && symlink("../../../../kernel/iommu_groups/17", p1) == 0;
+    snprintf(p1, sizeof p1, "%s/sys/bus/pci/devices/%s/driver", root, devs[1]);
+    ok = ok && symlink("../../../../bus/pci/drivers/nvme", p1) == 0;
+    snprintf(p1, sizeof p1, "%s/sys/bus/pci/devices/%s/driver", root, devs[3]);
+    ok = ok && symlink("../../../../bus/pci/drivers/vfio-pci", p1) == 0;
+    check(ok, "vfio tree", "symlinks: %s", strerror(errno));
+    snprintf(p2, sizeof p2, "%s/sys", root);
+    setenv("CANOPY_SYSFS_ROOT", p2, 1);
+
+    struct vfio_info vi;
+    char err[512] = "";
+    int st = vfio_discover(devs[0], &vi, err, sizeof err);
+    check(st == CANOPY_OK && vi.bound && vi.group == 17 && strcmp(vi.driver, "vfio-pci") == 0, "vfio discover bound",
+          "st %s bound %d group %d driver %s: %s", status_name(st), vi.bound, vi.group, vi.driver, err);
+    st = vfio_discover(devs[1], &vi, err, sizeof err);
+    check(st == CANOPY_OK && !vi.bound && strcmp(vi.driver, "nvme") == 0, "vfio discover other driver",
+          "st %s bound %d driver %s", status_name(st), vi.bound, vi.driver);
+    st = vfio_discover(devs[2], &vi, err, sizeof err);
+    check(st == CANOPY_OK && !vi.bound && vi.driver[0] == '\0', "vfio discover no driver", "st %s bound %d",
+          status_name(st), vi.bound);
+    st = vfio_discover(devs[3], &vi, err, sizeof err);
+    check(st == CANOPY_ENODEV && contains(err, "no IOMMU group") && contains(err, "intel_iommu=on"),
+          "vfio discover without IOMMU group", "st %s: %s", status_name(st), err);
+
+    /* /dev/vfio: missing, then a container that is not VFIO, then a group that cannot be opened. */
+    snprintf(p1, sizeof p1, "%s/dev-vfio", root);
+    setenv("CANOPY_VFIO_DIR", p1, 1);
+    struct vfio_dev v;
+    st = vfio_open(&v, devs[0], 17, err, sizeof err);
+    check(st == CANOPY_ENODEV && contains(err, "container") && contains(err, "vfio-pci module"), "vfio no container",
+          "st %s: %s", status_name(st), err);
+    vfio_close(&v);
+    mkdirs(p1);
+    snprintf(p2, sizeof p2, "%s/vfio", p1);
+    FILE *f = fopen(p2, "w");
+    if (f) fclose(f);
+    st = vfio_open(&v, devs[0], 17, err, sizeof err);
+    check(st == CANOPY_ENODEV && contains(err, "does not offer VFIO API"), "vfio container not VFIO", "st %s: %s",
+          status_name(st), err);
+    vfio_close(&v);
+    check(v.container == -1 && v.group == -1 && v.device == -1, "vfio close", "fds left open");
+
+    /* The IOVA allocator: never 0, aligned as asked, regions disjoint and in order. */
+    struct vfio_dev a = {.container = -1, .group = -1, .device = -1, .next_iova = VFIO_IOVA_BASE};
+    uint64_t i1 = vfio_iova_next(&a, 4096, 4096), i2 = vfio_iova_next(&a, 3u << 20, 2u << 20),
+             i3 = vfio_iova_next(&a, 8192, 4096);
+    check(i1 != 0 && i1 % 4096 == 0 && i2 % (2u << 20) == 0 && i2 >= i1 + 4096 && i3 >= i2 + (3u << 20),
+          "vfio iova allocator", "%llx %llx %llx", (unsigned long long)i1, (unsigned long long)i2,
+          (unsigned long long)i3);
+
+    /* The real container, where this machine has one (VFIO loaded): its API version. */
+    int c = open("/dev/vfio/vfio", O_RDWR);
+    if (c >= 0) {
+        check(ioctl(c, VFIO_GET_API_VERSION) == VFIO_API_VERSION, "vfio real container", "API version");
+        close(c);
+    } else {
+        printf("SKIP vfio real container: /dev/vfio/vfio: %s (the vfio module is not loaded here)\n", strerror(errno));
+    }
+    unsetenv("CANOPY_SYSFS_ROOT");
+    unsetenv("CANOPY_VFIO_DIR");
+    char cmd[PATH_MAX + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+    if (system(cmd) != 0) printf("note: could not remove %s\n", root);
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -868,6 +977,7 @@ int main(void)
     test_dma_alloc();
     test_open();
     test_fake_board();
+    test_vfio();
     printf("%s pci-tests: %d passed, %d failed\n", g_failed ? "FAIL" : "PASS", g_passed, g_failed);
     return g_failed ? 1 : 0;
 }

@@ -1,8 +1,11 @@
 /* reduce.c: hardware reduce, allreduce, barrier and sync through libcanopy, checked on
  * every node against a host reference.
  *
- *   reduce [--roots all|none|N] [--quick] [--cases 123456] [--pool-trees 1..16]
+ *   reduce [--roots all|none|N] [--quick] [--cases 123456] [--pool-trees 1..16] [--small-window] [--count K]
  *
+ * (--small-window: a 24 KiB window for a board with little host memory; cases 1, 3 and 4
+ * only, at most 4 nodes; see set_layout. --count K: case 1 with K elements only, at most
+ * 1000 bytes of them.)
  * (--roots: the canopy_reduce roots of case 1; none = allreduces only.)
  *
  * Trees: tree 0 rooted at node 0 (programmed through the CSRs), tree 1 rooted at node n/2
@@ -57,20 +60,47 @@ enum {
     DUMMY_OFF = 2048,                       /* a word nobody writes: timed waits */
     GATHER_OFF = 4096,                      /* barrier timings [round][node] {entry, exit} */
     CNT_OFF = 8192,                         /* case 4: err_reduce deltas and statuses */
-    RES_OFF = 16384,                        /* case 1: one slot per root, then allreduce */
     SLOT = 2048,
-    INFL_OFF = RES_OFF + (MAXN + 1) * SLOT, /* case 2: 32 x 16 bytes */
-    BC_OFF = INFL_OFF + 4096,               /* case 2: broadcasts, 8 regions */
     BC_SLOT = 1024,
-    MANY_OFF = BC_OFF + 8 * BC_SLOT,        /* case 2: 100 x 16 bytes */
-    SYNC_OFF = MANY_OFF + 4096,             /* case 3: MAXN regions of 1024 */
-    MIS_OFF = SYNC_OFF + MAXN * 1024,       /* case 4 */
-    POOL_OFF = MIS_OFF + 4096,              /* case 5: 16 trees x 32 x 256 bytes */
-    POOL_CNT_OFF = POOL_OFF + 16 * 32 * 256, /* case 5: refusal counts per node */
-    STRIPE_OFF = POOL_CNT_OFF + 4096,        /* case 6: 4 slots of 4 KiB and guards */
-    STRIPE_SLOT = 4096 + 2 * PRE_GUARD,
-    WIN_BYTES = STRIPE_OFF + 4 * STRIPE_SLOT,
+    STRIPE_SLOT = 4096 + 2 * PRE_GUARD,   /* case 6: 4 slots of 4 KiB and guards */
 };
+/* The rest of the window's layout (set_layout): */
+static uint64_t res_off;      /* case 1: one slot per root, then allreduce */
+static uint64_t infl_off;     /* case 2: 32 x 16 bytes */
+static uint64_t bc_off;       /* case 2: broadcasts, 8 regions */
+static uint64_t many_off;     /* case 2: 100 x 16 bytes */
+static uint64_t sync_off;     /* case 3: MAXN regions of 1024 */
+static uint64_t mis_off;      /* case 4 */
+static uint64_t pool_off;     /* case 5: 16 trees x 32 x 256 bytes */
+static uint64_t pool_cnt_off; /* case 5: refusal counts per node */
+static uint64_t stripe_off;   /* case 6: 4 slots of STRIPE_SLOT */
+static uint64_t win_bytes;
+
+/* The default layout has room for MAXN nodes and every case (245 KiB); --small-window
+ * packs cases 1, 3 and 4 for up to 4 nodes into 24 KiB (a board's small host memory: the
+ * ECP5 board's 64 KiB per node, over the serial backend); cases 2 and 5 need the full one.
+ * Case 4's counts end at CNT_OFF + 4 variants x MAXN x 16 bytes; its region is 576 bytes. */
+static void set_layout(int small, int nodes)
+{
+    if (small) {
+        res_off = CNT_OFF + 4 * MAXN * 16;
+        sync_off = res_off + (uint64_t)(nodes + 1) * SLOT;
+        mis_off = sync_off + (uint64_t)nodes * 1024;
+        win_bytes = mis_off + 1024;
+        infl_off = bc_off = many_off = pool_off = pool_cnt_off = stripe_off = 0;
+        return;
+    }
+    res_off = 16384;
+    infl_off = res_off + (MAXN + 1) * SLOT;
+    bc_off = infl_off + 4096;
+    many_off = bc_off + 8 * BC_SLOT;
+    sync_off = many_off + 4096;
+    mis_off = sync_off + MAXN * 1024;
+    pool_off = mis_off + 4096;
+    pool_cnt_off = pool_off + 16 * 32 * 256;
+    stripe_off = pool_cnt_off + 4096;
+    win_bytes = stripe_off + 4 * STRIPE_SLOT;
+}
 
 #define NINFL 32
 #define NMANY 100
@@ -283,6 +313,9 @@ static void delay_cycles(uint64_t cycles)
 
 /* ------------------------------------------------------------------ case 1 */
 
+/* --count K (0: the lists below): case 1 with that one element count only. */
+static size_t g_one_count;
+
 static unsigned case1(int roots_all, int one_root, int quick)
 {
     unsigned done_ops = 0;
@@ -294,15 +327,19 @@ static unsigned case1(int roots_all, int one_root, int quick)
             size_t quick_counts[3] = {3, 256 / e, 1000 / e};
             size_t *cl = quick ? quick_counts : counts;
             unsigned ncounts = quick ? 3 : 5;
+            if (g_one_count) {
+                cl = &g_one_count;
+                ncounts = 1;
+            }
             for (unsigned ci = 0; ci < ncounts; ++ci) {
                 const size_t count = cl[ci], len = count * e;
-                memset(win + RES_OFF, SENT, (size_t)(n + 1) * SLOT);
+                memset(win + res_off, SENT, (size_t)(n + 1) * SLOT);
                 /* r < n: canopy_reduce to root r in slot r; r == n: allreduce in slot n */
                 for (int r = 0; r <= n; ++r) {
                     if (r < n && !roots_all && r != one_root) continue;
                     const int all = r == n;
                     const uint64_t stream = stream_id(1, op, dt, count, (unsigned)r);
-                    const uint64_t off = RES_OFF + (uint64_t)r * SLOT + PRE_GUARD;
+                    const uint64_t off = res_off + (uint64_t)r * SLOT + PRE_GUARD;
                     gen_vec(stream, me, dt, count, vbuf);
                     pack(srcbuf, vbuf, dt, count);
                     struct canopy_reduce_args a = {.tree = 0, .group = 0, .root = all ? 0 : r, .op = op,
@@ -324,7 +361,7 @@ static unsigned case1(int roots_all, int one_root, int quick)
                 CHECK_OK(canopy_barrier(dev, 0, TEST_TIMEOUT_NS));
                 for (int r = 0; r <= n; ++r) {
                     const int all = r == n;
-                    const uint64_t slot = RES_OFF + (uint64_t)r * SLOT, off = slot + PRE_GUARD;
+                    const uint64_t slot = res_off + (uint64_t)r * SLOT, off = slot + PRE_GUARD;
                     if (all) snprintf(what, sizeof what, "allreduce (after barrier) op %s dtype %s count %zu",
                                       op_name[op], dt_name[dt], count);
                     else snprintf(what, sizeof what, "reduce root %d (after barrier) op %s dtype %s count %zu", r,
@@ -367,8 +404,8 @@ static void case2(void)
     uint8_t bsrc[1024];
     char what[96];
 
-    memset(win + INFL_OFF, SENT, NINFL * 16 + 64);
-    memset(win + BC_OFF, SENT, 8 * BC_SLOT);
+    memset(win + infl_off, SENT, NINFL * 16 + 64);
+    memset(win + bc_off, SENT, 8 * BC_SLOT);
     flag_barrier(); /* broadcasts may land before a slow node has cleared its regions */
 
     /* 32 allreduces of 8 bytes in flight, broadcasts on trees 0 and 1 among them */
@@ -379,7 +416,7 @@ static void case2(void)
         gen_vec(stream, me, dt, count, vbuf);
         pack(srcbuf, vbuf, dt, count);
         struct canopy_reduce_args a = {.tree = 0, .op = op, .dtype = dt, .count = count, .src = srcbuf,
-                                       .dst_offset = INFL_OFF + 16u * i};
+                                       .dst_offset = infl_off + 16u * i};
         int rc = canopy_allreduce(dev, &a, &c[i]);
         CHECK(rc == CANOPY_OK, "in-flight allreduce %u op %s dtype %s: call returned %d (%s)", i, op_name[op],
               dt_name[dt], rc, status_name(rc));
@@ -389,7 +426,7 @@ static void case2(void)
             b->root = (unsigned)(b->tree == 0 ? (int)(i / 8 + 1) % n : (n - 1 - (int)(i / 8) + n) % n);
             b->round = 1000 + nbc;
             b->size = 200 + 100 * (size_t)nbc; /* 200..900: 1..4 packets */
-            b->off = BC_OFF + (uint64_t)nbc * BC_SLOT;
+            b->off = bc_off + (uint64_t)nbc * BC_SLOT;
             if ((unsigned)me == b->root)
                 for (size_t k = 0; k < b->size; ++k) bsrc[k] = pattern(b->root, b->round, k);
             struct canopy_bcast_args ba = {.tree = b->tree, .root = (int)b->root, .offset = b->off, .size = b->size,
@@ -416,8 +453,8 @@ static void case2(void)
         const unsigned op = i % 3, dt = (i / 3) % 4;
         const size_t count = 8 / esize(dt);
         snprintf(what, sizeof what, "in-flight allreduce %u of %u", i, NINFL);
-        verify_vec(INFL_OFF + 16u * i, stream_id(2, op, dt, count, i), op, dt, count, what);
-        check_sentinel(INFL_OFF + 16u * i + 8, INFL_OFF + 16u * i + 16, "in-flight allreduce: 8 bytes past the end");
+        verify_vec(infl_off + 16u * i, stream_id(2, op, dt, count, i), op, dt, count, what);
+        check_sentinel(infl_off + 16u * i + 8, infl_off + 16u * i + 16, "in-flight allreduce: 8 bytes past the end");
     }
     for (unsigned k = 0; k < nbc; ++k) {
         snprintf(what, sizeof what, "broadcast %u on tree %u among the in-flight allreduces", k, bc[k].tree);
@@ -426,7 +463,7 @@ static void case2(void)
     }
 
     /* 100 allreduces in a row: more than 32 ids, the driver must wait for earlier ones */
-    memset(win + MANY_OFF, SENT, NMANY * 16 + 64);
+    memset(win + many_off, SENT, NMANY * 16 + 64);
     uint64_t c0 = canopy_cycles(dev);
     for (unsigned i = 0; i < NMANY; ++i) {
         const unsigned op = (i / 4) % 3, dt = i % 4;
@@ -434,7 +471,7 @@ static void case2(void)
         gen_vec(stream_id(3, op, dt, count, i), me, dt, count, vbuf);
         pack(srcbuf, vbuf, dt, count);
         struct canopy_reduce_args a = {.tree = 0, .op = op, .dtype = dt, .count = count, .src = srcbuf,
-                                       .dst_offset = MANY_OFF + 16u * i};
+                                       .dst_offset = many_off + 16u * i};
         int rc = canopy_allreduce(dev, &a, &c[i]);
         CHECK(rc == CANOPY_OK, "allreduce %u of %u in a row, op %s dtype %s: call returned %d (%s)", i, NMANY,
               op_name[op], dt_name[dt], rc, status_name(rc));
@@ -450,8 +487,8 @@ static void case2(void)
         const unsigned op = (i / 4) % 3, dt = i % 4;
         const size_t count = 8 / esize(dt);
         snprintf(what, sizeof what, "allreduce %u of %u in a row", i, NMANY);
-        verify_vec(MANY_OFF + 16u * i, stream_id(3, op, dt, count, i), op, dt, count, what);
-        check_sentinel(MANY_OFF + 16u * i + 8, MANY_OFF + 16u * i + 16, "allreduce in a row: 8 bytes past the end");
+        verify_vec(many_off + 16u * i, stream_id(3, op, dt, count, i), op, dt, count, what);
+        check_sentinel(many_off + 16u * i + 8, many_off + 16u * i + 16, "allreduce in a row: 8 bytes past the end");
     }
     if (me == 0)
         printf("reduce: case 2: %u allreduces in a row took %" PRIu64 " cycles (%.0f per allreduce)\n", NMANY,
@@ -518,20 +555,20 @@ static void case3(void)
     const size_t sz = 600; /* 3 packets */
     uint8_t bsrc[600];
     unsigned round = 2000;
-    memset(win + SYNC_OFF, 0, (size_t)n * 1024);
+    memset(win + sync_off, 0, (size_t)n * 1024);
     flag_barrier();
     for (int r = 0; r < n; ++r) {
         ++round;
         if (me == r)
             for (size_t i = 0; i < sz; ++i) bsrc[i] = pattern((unsigned)r, round, i);
-        struct canopy_bcast_args ba = {.tree = 0, .root = r, .offset = SYNC_OFF + (uint64_t)r * 1024, .size = sz,
+        struct canopy_bcast_args ba = {.tree = 0, .root = r, .offset = sync_off + (uint64_t)r * 1024, .size = sz,
                                        .src = bsrc};
         struct canopy_coll bc;
         CHECK_OK(canopy_bcast(dev, &ba, &bc));
         int rc = canopy_sync(dev, 0, TEST_TIMEOUT_NS);
         CHECK(rc == CANOPY_OK, "sync after a broadcast from root %d: returned %d (%s)", r, rc, status_name(rc));
-        verify_bytes(SYNC_OFF + (uint64_t)r * 1024, (unsigned)r, round, sz, "right after canopy_sync (tree 0)");
-        CHECK(win[SYNC_OFF + (uint64_t)r * 1024 + sz] == 0, "sync: byte past the end of root %d's broadcast written",
+        verify_bytes(sync_off + (uint64_t)r * 1024, (unsigned)r, round, sz, "right after canopy_sync (tree 0)");
+        CHECK(win[sync_off + (uint64_t)r * 1024 + sz] == 0, "sync: byte past the end of root %d's broadcast written",
               r);
         CHECK_OK(canopy_coll_wait(dev, &bc, TEST_TIMEOUT_NS));
     }
@@ -543,14 +580,14 @@ static void case3(void)
         for (int r = 0; r < n; ++r) {
             if (me == r)
                 for (size_t i = 0; i < sz; ++i) bsrc[i] = pattern((unsigned)r, round, i);
-            struct canopy_bcast_args ba = {.tree = 0, .root = r, .offset = SYNC_OFF + (uint64_t)r * 1024,
+            struct canopy_bcast_args ba = {.tree = 0, .root = r, .offset = sync_off + (uint64_t)r * 1024,
                                            .size = sz, .src = bsrc};
             CHECK_OK(canopy_bcast(dev, &ba, &bc[r]));
         }
         int rc = canopy_sync(dev, 0, TEST_TIMEOUT_NS);
         CHECK(rc == CANOPY_OK, "sync after broadcasts from every node: returned %d (%s)", rc, status_name(rc));
         for (int r = 0; r < n; ++r)
-            verify_bytes(SYNC_OFF + (uint64_t)r * 1024, (unsigned)r, round, sz,
+            verify_bytes(sync_off + (uint64_t)r * 1024, (unsigned)r, round, sz,
                          "right after canopy_sync, every node a root (tree 0)");
         for (int r = 0; r < n; ++r) CHECK_OK(canopy_coll_wait(dev, &bc[r], TEST_TIMEOUT_NS));
     }
@@ -561,11 +598,11 @@ static void case3(void)
         ++round;
         if (me == 0)
             for (size_t i = 0; i < sz; ++i) bsrc[i] = pattern(0, round, i);
-        struct canopy_bcast_args ba = {.tree = 1, .root = 0, .offset = SYNC_OFF, .size = sz, .src = bsrc};
+        struct canopy_bcast_args ba = {.tree = 1, .root = 0, .offset = sync_off, .size = sz, .src = bsrc};
         CHECK_OK(canopy_bcast(dev, &ba, &bc));
         int rc = canopy_sync(dev, 1, TEST_TIMEOUT_NS);
         CHECK(rc == CANOPY_OK, "sync on tree 1 after a broadcast from root 0: returned %d (%s)", rc, status_name(rc));
-        verify_bytes(SYNC_OFF, 0, round, sz, "right after canopy_sync (tree 1)");
+        verify_bytes(sync_off, 0, round, sz, "right after canopy_sync (tree 1)");
         CHECK_OK(canopy_coll_wait(dev, &bc, TEST_TIMEOUT_NS));
     }
 }
@@ -589,11 +626,11 @@ static void case4(void)
             if (v == 1) dt = CANOPY_DT_U32;
             if (v == 2) count = 5;
         }
-        memset(win + MIS_OFF, SENT, 256);
+        memset(win + mis_off, SENT, 256);
         gen_vec(stream_id(4, op, dt, count, v), me, dt, count, vbuf);
         pack(srcbuf, vbuf, dt, count);
         struct canopy_reduce_args a = {.tree = 0, .root = root, .op = op, .dtype = dt, .count = count,
-                                       .src = srcbuf, .dst_offset = MIS_OFF + PRE_GUARD};
+                                       .src = srcbuf, .dst_offset = mis_off + PRE_GUARD};
         struct canopy_coll c;
         int rc = do_reduce(all, &a, &c);
         CHECK(rc == CANOPY_OK, "mismatch in %s: the call returned %d (%s), expected it to be issued", variant_name[v],
@@ -609,7 +646,7 @@ static void case4(void)
                   variant_name[v], rc, status_name(rc), CANOPY_EREDUCE, status_name(CANOPY_EREDUCE));
         char what[160];
         snprintf(what, sizeof what, "mismatch in %s: the failed result's region", variant_name[v]);
-        check_sentinel(MIS_OFF, MIS_OFF + 256, what);
+        check_sentinel(mis_off, mis_off + 256, what);
 
         /* the next allreduce on the same tree is right */
         const unsigned gop = CANOPY_OP_SUM, gdt = CANOPY_DT_I64;
@@ -618,16 +655,16 @@ static void case4(void)
         gen_vec(gs, me, gdt, gcount, vbuf);
         pack(srcbuf, vbuf, gdt, gcount);
         struct canopy_reduce_args g = {.tree = 0, .op = gop, .dtype = gdt, .count = gcount, .src = srcbuf,
-                                       .dst_offset = MIS_OFF + 512};
-        memset(win + MIS_OFF + 512, SENT, 64);
+                                       .dst_offset = mis_off + 512};
+        memset(win + mis_off + 512, SENT, 64);
         CHECK_OK(canopy_allreduce(dev, &g, &c));
         rc = canopy_coll_wait(dev, &c, TEST_TIMEOUT_NS);
         CHECK(rc == CANOPY_OK, "allreduce after the mismatch in %s: wait returned %d (%s)", variant_name[v], rc,
               status_name(rc));
         snprintf(what, sizeof what, "allreduce after the mismatch in %s", variant_name[v]);
-        verify_vec(MIS_OFF + 512, gs, gop, gdt, gcount, what);
-        check_sentinel(MIS_OFF + 512 + 32, MIS_OFF + 512 + 64, "allreduce after a mismatch: bytes past the end");
-        check_sentinel(MIS_OFF, MIS_OFF + 256, what); /* still nothing from the failed one */
+        verify_vec(mis_off + 512, gs, gop, gdt, gcount, what);
+        check_sentinel(mis_off + 512 + 32, mis_off + 512 + 64, "allreduce after a mismatch: bytes past the end");
+        check_sentinel(mis_off, mis_off + 256, what); /* still nothing from the failed one */
 
         /* ERR_REDUCE grew at some router: gather the deltas at node 0 */
         CHECK_OK(canopy_counters(dev, &cnt));
@@ -663,14 +700,14 @@ static uint64_t refusals_everywhere(unsigned round)
 {
     struct canopy_counters cnt;
     CHECK_OK(canopy_counters(dev, &cnt));
-    const uint64_t off = POOL_CNT_OFF + ((uint64_t)round * MAXN + (unsigned)me) * 8;
+    const uint64_t off = pool_cnt_off + ((uint64_t)round * MAXN + (unsigned)me) * 8;
     CHECK_OK(canopy_put(dev, 0, off, &cnt.reduces_refused, 8, 0));
     flag_barrier();
     uint64_t sum = 0;
     if (me == 0)
         for (int p = 0; p < n; ++p) {
             uint64_t d;
-            memcpy(&d, win + POOL_CNT_OFF + ((uint64_t)round * MAXN + (unsigned)p) * 8, 8);
+            memcpy(&d, win + pool_cnt_off + ((uint64_t)round * MAXN + (unsigned)p) * 8, 8);
             sum += d;
         }
     return sum;
@@ -687,7 +724,7 @@ static void case5(unsigned trees, unsigned ntrees)
         int rc = canopy_fm_setup(dev, t, (int)(t * 5 % (unsigned)n), NULL, CANOPY_FM_VIA_CSR, err, sizeof err);
         CHECK(rc == CANOPY_OK, "fm_setup tree %u: %s: %s", t, canopy_strerror(rc), err);
     }
-    memset(win + POOL_OFF, SENT, ntrees * POOL_IDS * 256);
+    memset(win + pool_off, SENT, ntrees * POOL_IDS * 256);
     const uint64_t before = refusals_everywhere(0);
 
     /* every tree's 32 ids at once, trees interleaved differently on each node; node 0 first,
@@ -703,7 +740,7 @@ static void case5(unsigned trees, unsigned ntrees)
             gen_vec(stream_id(5, op, dt, count, t * POOL_IDS + i), me, dt, count, vbuf);
             pack(srcbuf, vbuf, dt, count);
             struct canopy_reduce_args a = {.tree = t, .op = op, .dtype = dt, .count = count, .src = srcbuf,
-                                           .dst_offset = POOL_OFF + (t * POOL_IDS + i) * 256u};
+                                           .dst_offset = pool_off + (t * POOL_IDS + i) * 256u};
             int rc = canopy_allreduce(dev, &a, &c[t][i]);
             CHECK(rc == CANOPY_OK, "allreduce %u on tree %u (all trees full): call returned %d (%s)", i, t, rc,
                   status_name(rc));
@@ -720,7 +757,7 @@ static void case5(unsigned trees, unsigned ntrees)
         for (unsigned i = 0; i < POOL_IDS; ++i) {
             const unsigned op = (t + i) % 3, dt = (t / 3 + i) % 4;
             snprintf(what, sizeof what, "allreduce %u on tree %u (all trees full)", i, t);
-            verify_vec(POOL_OFF + (t * POOL_IDS + i) * 256u, stream_id(5, op, dt, 256 / esize(dt), t * POOL_IDS + i),
+            verify_vec(pool_off + (t * POOL_IDS + i) * 256u, stream_id(5, op, dt, 256 / esize(dt), t * POOL_IDS + i),
                        op, dt, 256 / esize(dt), what);
         }
     const uint64_t full = refusals_everywhere(1);
@@ -743,7 +780,7 @@ static void case5(unsigned trees, unsigned ntrees)
         gen_vec(stream_id(5, op, dt, count, 1000 + i), me, dt, count, vbuf);
         pack(srcbuf, vbuf, dt, count);
         struct canopy_reduce_args a = {.tree = 0, .op = op, .dtype = dt, .count = count, .src = srcbuf,
-                                       .dst_offset = POOL_OFF + i * 256u};
+                                       .dst_offset = pool_off + i * 256u};
         CHECK_OK(canopy_allreduce(dev, &a, &c[0][i]));
     }
     for (unsigned i = 0; i < POOL_IDS; ++i) {
@@ -751,7 +788,7 @@ static void case5(unsigned trees, unsigned ntrees)
         int rc = canopy_coll_wait(dev, &c[0][i], TEST_TIMEOUT_NS);
         CHECK(rc == CANOPY_OK, "allreduce %u on tree 0 after: wait returned %d (%s)", i, rc, status_name(rc));
         snprintf(what, sizeof what, "allreduce %u of 32 on tree 0 (after the full memory)", i);
-        verify_vec(POOL_OFF + i * 256u, stream_id(5, op, dt, 256 / esize(dt), 1000 + i), op, dt, 256 / esize(dt),
+        verify_vec(pool_off + i * 256u, stream_id(5, op, dt, 256 / esize(dt), 1000 + i), op, dt, 256 / esize(dt),
                    what);
     }
     const uint64_t after = refusals_everywhere(2);
@@ -772,7 +809,7 @@ static void stripe_allreduce(unsigned op, unsigned dt, size_t count, unsigned va
     gen_vec(stream_id(6, op, dt, count, variant), me, dt, count, vbuf);
     pack(srcbuf, vbuf, dt, count);
     struct canopy_reduce_args a = {.tree = 0, .op = op, .dtype = dt, .count = count, .src = srcbuf,
-                                   .dst_offset = STRIPE_OFF + slot * STRIPE_SLOT + PRE_GUARD};
+                                   .dst_offset = stripe_off + slot * STRIPE_SLOT + PRE_GUARD};
     CHECK_OK(canopy_allreduce(dev, &a, c));
 }
 
@@ -802,35 +839,35 @@ static void case6(unsigned caps_trees)
     const size_t counts[2] = {512, 500};
     for (unsigned op = 0; op < 3; ++op) {
         for (unsigned k = 0; k < 2; ++k) {
-            memset(win + STRIPE_OFF, SENT, STRIPE_SLOT);
+            memset(win + stripe_off, SENT, STRIPE_SLOT);
             flag_barrier();
             stripe_allreduce(op, dts[k], counts[k], k, 0, &c[0]);
             CHECK(c[0].nparts == STRIPE_TREES, "a striped allreduce of %zu chunks used %u trees",
                   (counts[k] * esize(dts[k]) + 255) / 256, c[0].nparts);
             CHECK_OK(canopy_coll_wait(dev, &c[0], TEST_TIMEOUT_NS));
             snprintf(what, sizeof what, "striped allreduce (%u trees)", STRIPE_TREES);
-            verify_vec(STRIPE_OFF + PRE_GUARD, stream_id(6, op, dts[k], counts[k], k), op, dts[k], counts[k], what);
-            check_sentinel(STRIPE_OFF, STRIPE_OFF + PRE_GUARD, what);
-            check_sentinel(STRIPE_OFF + PRE_GUARD + counts[k] * esize(dts[k]), STRIPE_OFF + STRIPE_SLOT, what);
+            verify_vec(stripe_off + PRE_GUARD, stream_id(6, op, dts[k], counts[k], k), op, dts[k], counts[k], what);
+            check_sentinel(stripe_off, stripe_off + PRE_GUARD, what);
+            check_sentinel(stripe_off + PRE_GUARD + counts[k] * esize(dts[k]), stripe_off + STRIPE_SLOT, what);
             flag_barrier();
         }
     }
 
     /* a reduce to the last node: only its window is written */
-    memset(win + STRIPE_OFF, SENT, STRIPE_SLOT);
+    memset(win + stripe_off, SENT, STRIPE_SLOT);
     flag_barrier();
     gen_vec(stream_id(6, CANOPY_OP_SUM, CANOPY_DT_I64, 512, 9), me, CANOPY_DT_I64, 512, vbuf);
     pack(srcbuf, vbuf, CANOPY_DT_I64, 512);
     struct canopy_reduce_args r = {.tree = 0, .root = n - 1, .op = CANOPY_OP_SUM, .dtype = CANOPY_DT_I64, .count = 512,
-                                   .src = srcbuf, .dst_offset = STRIPE_OFF + PRE_GUARD};
+                                   .src = srcbuf, .dst_offset = stripe_off + PRE_GUARD};
     CHECK_OK(canopy_reduce(dev, &r, &c[0]));
     CHECK_OK(canopy_coll_wait(dev, &c[0], TEST_TIMEOUT_NS));
     flag_barrier();
     if (me == n - 1)
-        verify_vec(STRIPE_OFF + PRE_GUARD, stream_id(6, CANOPY_OP_SUM, CANOPY_DT_I64, 512, 9), CANOPY_OP_SUM,
+        verify_vec(stripe_off + PRE_GUARD, stream_id(6, CANOPY_OP_SUM, CANOPY_DT_I64, 512, 9), CANOPY_OP_SUM,
                    CANOPY_DT_I64, 512, "striped reduce to the last node");
     else
-        check_sentinel(STRIPE_OFF, STRIPE_OFF + STRIPE_SLOT, "a striped reduce's non-root window");
+        check_sentinel(stripe_off, stripe_off + STRIPE_SLOT, "a striped reduce's non-root window");
     flag_barrier();
 
     /* four at once: 64 chunks, of which the library keeps CAPS.reduce_ids in flight */
@@ -838,7 +875,7 @@ static void case6(unsigned caps_trees)
     for (unsigned i = 0; i < 4; ++i) CHECK_OK(canopy_coll_wait(dev, &c[i], TEST_TIMEOUT_NS));
     for (unsigned i = 0; i < 4; ++i) {
         snprintf(what, sizeof what, "striped allreduce %u of 4 issued together", i);
-        verify_vec(STRIPE_OFF + i * STRIPE_SLOT + PRE_GUARD, stream_id(6, i % 3, CANOPY_DT_I64, 512, 10 + i), i % 3,
+        verify_vec(stripe_off + i * STRIPE_SLOT + PRE_GUARD, stream_id(6, i % 3, CANOPY_DT_I64, 512, 10 + i), i % 3,
                    CANOPY_DT_I64, 512, what);
     }
     flag_barrier();
@@ -848,13 +885,13 @@ static void case6(unsigned caps_trees)
     stripe_allreduce(CANOPY_OP_MAX, CANOPY_DT_U32, 250, 20, 0, &c[0]);
     CHECK(c[0].nparts == 1 && c[0].part[0].tree == 0, "with the stripe off, an allreduce used %u trees", c[0].nparts);
     CHECK_OK(canopy_coll_wait(dev, &c[0], TEST_TIMEOUT_NS));
-    verify_vec(STRIPE_OFF + PRE_GUARD, stream_id(6, CANOPY_OP_MAX, CANOPY_DT_U32, 250, 20), CANOPY_OP_MAX, CANOPY_DT_U32,
+    verify_vec(stripe_off + PRE_GUARD, stream_id(6, CANOPY_OP_MAX, CANOPY_DT_U32, 250, 20), CANOPY_OP_MAX, CANOPY_DT_U32,
                250, "allreduce after the stripe was turned off");
 }
 
 int main(int argc, char **argv)
 {
-    int roots_all = 1, one_root = 0, quick = 0;
+    int roots_all = 1, one_root = 0, quick = 0, small = 0;
     unsigned pool_trees = POOL_TREES;
     const char *cases = "123456";
     for (int i = 1; i < argc; ++i) {
@@ -868,8 +905,13 @@ int main(int argc, char **argv)
             pool_trees = (unsigned)atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--cases") && i + 1 < argc) {
             cases = argv[++i];
+        } else if (!strcmp(argv[i], "--small-window")) {
+            small = 1;
+        } else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
+            g_one_count = strtoul(argv[++i], NULL, 0);
         } else {
-            fprintf(stderr, "usage: %s [--roots all|none|N] [--quick] [--cases 123456] [--pool-trees 1..16]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--roots all|none|N] [--quick] [--cases 123456] [--pool-trees 1..16] [--small-window] [--count K]\n",
+                    argv[0]);
             return 2;
         }
     }
@@ -879,7 +921,11 @@ int main(int argc, char **argv)
     n = canopy_num_nodes(dev);
     CHECK(n >= 2 && n <= MAXN, "this test needs 2..%d nodes, not %d", MAXN, n);
     CHECK(one_root >= -1 && one_root < n, "--roots %d: no such node", one_root);
-    CHECK_OK(canopy_window(dev, WIN_BYTES, (void **)&win));
+    CHECK(!small || (n <= 4 && !strchr(cases, '2') && !strchr(cases, '5') && !strchr(cases, '6')),
+          "--small-window: cases 1, 3 and 4 on at most 4 nodes only (--cases %s, %d nodes)", cases, n);
+    set_layout(small, n);
+    CHECK(g_one_count * 8 <= 1000, "--count %zu: at most 1000 bytes of elements (the case's slots)", g_one_count);
+    CHECK_OK(canopy_window(dev, win_bytes, (void **)&win));
     test_hello(dev, FLAG_OFF, 0);
 
     struct canopy_caps caps;

@@ -1,0 +1,10 @@
+rtl/board/canopy_serial_pkg.sv
+rtl/board/canopy_selftest_rom_pkg.sv
+rtl/board/canopy_uart_rx.sv
+rtl/board/canopy_uart_tx.sv
+rtl/board/canopy_board_mem.sv
+rtl/board/canopy_board_exec.sv
+rtl/board/canopy_serial_bridge.sv
+rtl/board/canopy_selftest_rom.sv
+rtl/board/canopy_selftest.sv
+rtl/board/canopy_board_core.sv
