@@ -392,7 +392,7 @@ static void run_hop_latency(struct bench *b)
     const int n = b->h.n, me = b->h.me;
     uint8_t *groups = calloc((size_t)n, 1);
     if (!groups) hx_die(&b->h, "out of memory");
-    const uint8_t *src = b->h.win + b->off_s;
+    uint8_t *src = b->h.win + b->off_s;
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     int maxh = 0, points = 0;
     struct hx_start_stats st;
@@ -410,7 +410,7 @@ static void run_hop_latency(struct bench *b)
         uint64_t start = 0, done = 0;
         for (;; ++seq) { /* once, or again if a node started late (hx_start_ok) */
             memset(b->h.win + b->off_rx, 0, 8);
-            memcpy((void *)src, &seq, 8);
+            memcpy(src, &seq, 8);
             start = hx_start(&b->h);
             if (me == 0 || me == v) {
                 struct canopy_reduce_args a = {.tree = 1, .root = 0, .op = CANOPY_OP_SUM, .dtype = CANOPY_DT_I64,
