@@ -8,6 +8,12 @@ SHELL         := /bin/bash
 RTL_SRCS      := $(shell cat rtl/files.f)
 # Where `include files are found (the assertion macros).
 RTL_INC       := -Irtl/common
+# The Verilator builds compile their C++ through ccache (Verilator's OBJCACHE; installed
+# with Verilator by tools/ensure-deps.sh, skipped if absent): every build compiles the
+# same Verilator runtime (verilated.cpp, verilated_threads.cpp) with the same flags, 10 to
+# 20 s of a core each time, and the test suite makes about 40 such builds.
+export CCACHE_DIR ?= $(CURDIR)/build/ccache
+VL_OBJCACHE   := $(if $(shell command -v ccache 2>/dev/null),ccache)
 
 include sim/sim.mk
 include fw/fw.mk

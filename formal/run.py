@@ -3,6 +3,7 @@
 
     python3 formal/run.py [--only SUBSTRING] [--list] [-j JOBS]
     python3 formal/run.py --mutants [--only SUBSTRING] [-j JOBS]
+    python3 formal/run.py --with-mutants     (both, as the test suite runs them)
 
 Without --mutants (`make formal`):
   1. elaboration: every `CANOPY_ASSERT in rtl/ must become a formal assertion: Yosys
@@ -260,15 +261,21 @@ def prove_all(sbys, env, sby_bin, jobs, only_prove=False, build=BUILD):
     return passed, failed
 
 
-def run_mutants(sbys, env, sby_bin, jobs, only):
+def run_mutants(sbys, env, sby_bin, jobs, only, baseline_done=False):
+    """The seeded bugs; baseline_done: the unmodified proofs have just passed in this
+    run (--with-mutants), so they are not run a second time."""
     with open(os.path.join(ROOT, "formal/mutants.toml"), "rb") as f:
         mutants = [m for m in tomllib.load(f)["mutant"] if only in m["name"] or only in m["proof"]]
     by_block = {os.path.splitext(os.path.basename(s))[0]: s for s in sbys}
     needed = sorted({m["proof"] for m in mutants})
-    print("baseline: the unmodified proofs must pass first", flush=True)
-    # In a directory of its own: `make formal` may be running beside it (the test suite).
-    passed, failed = prove_all([by_block[b] for b in needed], env, sby_bin, jobs,
-                               only_prove=True, build=f"{BUILD}/mutants/baseline")
+    if baseline_done:
+        passed, failed = 1, 0
+        print("baseline: the unmodified proofs passed above", flush=True)
+    else:
+        print("baseline: the unmodified proofs must pass first", flush=True)
+        # In a directory of its own: `make formal` may be running beside it.
+        passed, failed = prove_all([by_block[b] for b in needed], env, sby_bin, jobs,
+                                   only_prove=True, build=f"{BUILD}/mutants/baseline")
     if failed:
         print("formal-mutants: the unmodified proofs fail; mutants would prove nothing")
         print(f"0 passed, {len(mutants)} failed")
@@ -342,6 +349,9 @@ def main():
     ap.add_argument("--only", default="", help="only blocks (or mutants) whose name contains this")
     ap.add_argument("--list", action="store_true", help="list the proofs and their tasks")
     ap.add_argument("--mutants", action="store_true", help="run the seeded bugs of formal/mutants.toml")
+    ap.add_argument("--with-mutants", action="store_true",
+                    help="the proofs, then (if they pass) the seeded bugs against them: both `make formal` and "
+                         "`make formal-mutants`, without proving the unmodified blocks twice (the test suite)")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="sby tasks at once (default 2)")
     args = ap.parse_args()
 
@@ -371,7 +381,13 @@ def main():
     passed, failed = passed + p, failed + f
     print(f"formal: {time.monotonic() - start:.0f} s")
     print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    if failed:
+        return 1
+    if args.with_mutants:
+        rc = run_mutants(sbys, env, sby_bin, args.jobs, args.only, baseline_done=True)
+        print(f"formal-mutants: {time.monotonic() - start:.0f} s (proofs and mutants)")
+        return rc
+    return 0
 
 
 if __name__ == "__main__":

@@ -91,8 +91,9 @@ unsigned Topology::hops(unsigned src, unsigned dst) const {
     return static_cast<unsigned>(route(src, dst).size());
 }
 
-Topology built_topology() {
-    return Topology{CANOPY_NDIMS, {CANOPY_SIZE_X, CANOPY_SIZE_Y, CANOPY_SIZE_Z, CANOPY_SIZE_W}};
+Topology topology_of(const std::string &torus) {
+    const TorusShape shape = parse_torus(torus, CANOPY_NDIMS);
+    return Topology{shape.ndims, shape.size};
 }
 unsigned flit_bits() { return CANOPY_FLIT_BITS; }
 unsigned local_buf_depth() { return CANOPY_LOCAL_BUF_DEPTH; }
@@ -159,8 +160,8 @@ static_assert(TorusTiles<Vcanopy_router_tile>::kLowersClock,
               "step() lowers the clock without an eval (TorusTiles::fall): it needs the model's root "
               "header, and TorusTiles::lower_clock taught this Verilator's name for the clock's record");
 
-Fabric::Fabric(const std::string &fst_path, unsigned threads)
-    : topo_(built_topology()), ctx_(std::make_unique<VerilatedContext>()) {
+Fabric::Fabric(const Topology &topo, const std::string &fst_path, unsigned threads)
+    : topo_(topo), ctx_(std::make_unique<VerilatedContext>()) {
     ctx_->fatalOnError(true);
     if (!fst_path.empty()) ctx_->traceEverOn(true);
     tiles_ = std::make_unique<Tiles>(ctx_.get(), topo_.ndims, topo_.size);

@@ -34,7 +34,7 @@ namespace canopy {
 template <class Tile>
 class TorusTiles;
 
-// Fabric parameters the model was built with (see sim/sim.mk).
+// The torus a fabric simulates (--torus; the model is built for its dimension count).
 struct Topology {
     unsigned ndims;
     std::array<unsigned, CANOPY_MAX_DIMS> size;  // 1 for unused dimensions
@@ -49,7 +49,7 @@ struct Topology {
     std::vector<std::pair<unsigned, unsigned>> route(unsigned src, unsigned dst) const;
 };
 
-Topology built_topology();   // what this binary was compiled for
+Topology topology_of(const std::string &torus);  // "3x3": throws if not this model's dimensions
 unsigned flit_bits();        // FlitWidth of the model
 unsigned local_buf_depth();  // injection credits per VC
 unsigned eject_depth();      // ejection buffer per VC
@@ -87,7 +87,7 @@ class Fabric {
 public:
     // threads: evaluate the routers on that many threads (sim/torus_tiles.hpp); the
     // results are the same for any number.
-    explicit Fabric(const std::string &fst_path = "", unsigned threads = 1);
+    explicit Fabric(const Topology &topo, const std::string &fst_path = "", unsigned threads = 1);
     ~Fabric();
     Fabric(const Fabric &) = delete;
     Fabric &operator=(const Fabric &) = delete;

@@ -1,6 +1,9 @@
 // fabric_main.cpp: `canopy-fabric`, the command-line driver of one fabric build.
 //
-//   canopy-fabric <scenario> [--key value ...]
+//   canopy-fabric [--torus XxY] <scenario> [--key value ...]
+//
+// The model is built for a dimension count; --torus says which torus of it to simulate
+// (build/sim/<torus>-.../canopy-fabric, the launcher sim/sim.mk writes, passes it first).
 //
 // Check scenarios (exit 0 only if everything was delivered exactly and counted right):
 //   allpairs   every node sends to every other node, several payload sizes
@@ -56,6 +59,14 @@ struct Options {
 
 // --threads N: evaluate the routers on N threads (one core each); same results.
 unsigned threads(const Options &o) { return static_cast<unsigned>(o.num("threads", 1)); }
+
+// --torus XxY: the torus to simulate (the per-torus launcher build/sim/<torus>-.../canopy-fabric
+// that sim/sim.mk makes passes it to the model's binary).
+Topology torus(const Options &o) {
+    const std::string t = o.str("torus", "");
+    if (t.empty()) throw std::runtime_error("no --torus given (e.g. --torus 3x3)");
+    return topology_of(t);
+}
 
 std::vector<uint8_t> random_payload(Rng &rng, size_t len) {
     std::vector<uint8_t> p(len);
@@ -146,7 +157,7 @@ bool errors_are_zero(Fabric &f) {
 
 // ------------------------------------------------------------------ check scenarios
 int scenario_allpairs(const Options &o) {
-    Fabric f(o.str("fst", ""), threads(o));
+    Fabric f(torus(o), o.str("fst", ""), threads(o));
     const Topology &t = f.topo();
     set_faults(f, o);
     Scoreboard sb(t);
@@ -192,7 +203,7 @@ bool offered_load(Fabric &f, Scoreboard &sb, Rng &rng, uint64_t total_flits, con
 }
 
 int scenario_uniform(const Options &o) {
-    Fabric f(o.str("fst", ""), threads(o));
+    Fabric f(torus(o), o.str("fst", ""), threads(o));
     const Topology &t = f.topo();
     set_faults(f, o);
     Scoreboard sb(t);
@@ -208,7 +219,7 @@ int scenario_uniform(const Options &o) {
 }
 
 int scenario_hotspot(const Options &o) {
-    Fabric f(o.str("fst", ""), threads(o));
+    Fabric f(torus(o), o.str("fst", ""), threads(o));
     const Topology &t = f.topo();
     set_faults(f, o);
     Scoreboard sb(t);
@@ -235,7 +246,7 @@ int scenario_hotspot(const Options &o) {
 // counters must show exactly what crossed it.
 int scenario_malformed(const Options &o) {
     constexpr uint64_t kBadHeaderTag = 0xBADBAD, kBadFramingTag = 0xF4A3ED, kFramingTree = 0x2A;
-    Fabric f(o.str("fst", ""), threads(o));
+    Fabric f(torus(o), o.str("fst", ""), threads(o));
     const Topology &t = f.topo();
     Scoreboard sb(t);
     bool leaked = false;
@@ -329,7 +340,7 @@ std::string json_head(const char *bench, const Topology &t) {
 
 // Zero load: one packet at a time from node 0 to every node; head latency against hops.
 int scenario_latency(const Options &o) {
-    Fabric f("", threads(o));
+    Fabric f(torus(o), "", threads(o));
     const Topology &t = f.topo();
     Scoreboard sb(t);
     f.on_receive([&](const Received &r) { sb.receive(r); });
@@ -379,7 +390,7 @@ double uniform_bound(const Topology &t) {
 }
 
 int scenario_saturation(const Options &o) {
-    Fabric f("", threads(o));
+    Fabric f(torus(o), "", threads(o));
     const Topology &t = f.topo();
     Rng rng(6);
     const size_t len = o.num("bytes", 64);
@@ -406,7 +417,7 @@ int scenario_saturation(const Options &o) {
 }
 
 int scenario_speed(const Options &o) {
-    Fabric f("", threads(o));
+    Fabric f(torus(o), "", threads(o));
     const Topology &t = f.topo();
     Rng rng(7);
     const uint64_t cycles = o.num("cycles", 20000);
@@ -427,7 +438,7 @@ int scenario_speed(const Options &o) {
 }
 
 int scenario_demo(const Options &o) {
-    Fabric f(o.str("fst", ""), threads(o));
+    Fabric f(torus(o), o.str("fst", ""), threads(o));
     const Topology &t = f.topo();
     Scoreboard sb(t);
     f.on_receive([&](const Received &r) { sb.receive(r); });
@@ -468,8 +479,16 @@ int main(int argc, char **argv) {
         {"latency", scenario_latency},       {"saturation", scenario_saturation},
         {"speed", scenario_speed},           {"demo", scenario_demo},
     };
+    // The launcher's leading --torus (sim/sim.mk), then the scenario and its options.
+    std::string launcher_torus;
+    if (argc >= 3 && std::strcmp(argv[1], "--torus") == 0) {
+        launcher_torus = argv[2];
+        argv[2] = argv[0];
+        argv += 2;
+        argc -= 2;
+    }
     if (argc < 2 || !scenarios.count(argv[1])) {
-        std::fprintf(stderr, "usage: %s <scenario> [--key value ...]\nscenarios:", argv[0]);
+        std::fprintf(stderr, "usage: %s [--torus XxY] <scenario> [--key value ...]\nscenarios:", argv[0]);
         for (auto &[name, fn] : scenarios) std::fprintf(stderr, " %s", name.c_str());
         std::fprintf(stderr, "\n");
         return 2;
@@ -481,6 +500,15 @@ int main(int argc, char **argv) {
             return 2;
         }
         o.kv[argv[i] + 2] = argv[i + 1];
+    }
+    if (!launcher_torus.empty()) {
+        if (o.kv.count("torus") && o.kv["torus"] != launcher_torus) {
+            std::fprintf(stderr, "this simulator runs the %s torus (--torus %s given): use its own build "
+                                 "(make sim TORUS=%s)\n",
+                         launcher_torus.c_str(), o.kv["torus"].c_str(), o.kv["torus"].c_str());
+            return 2;
+        }
+        o.kv["torus"] = launcher_torus;
     }
     try {
         return scenarios.at(argv[1])(o);

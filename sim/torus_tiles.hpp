@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <iterator>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -46,6 +47,45 @@ extern "C" {
 
 namespace canopy {
 
+// The torus a simulator runs, from its --torus argument: one size per dimension, X first
+// ("4", "3x3", "2x2x2", "8x8x8"). A simulator's model is built for a number of dimensions
+// (and, for the co-simulation, a largest node count), not for one shape, so one build runs
+// every torus of its dimension count (sim/sim.mk). Throws std::runtime_error with the reason.
+struct TorusShape {
+    unsigned ndims = 0;
+    std::array<unsigned, CANOPY_MAX_DIMS> size{};  // 1 for unused dimensions
+    unsigned nodes() const {
+        unsigned n = 1;
+        for (unsigned s : size) n *= s;
+        return n;
+    }
+};
+
+inline TorusShape parse_torus(const std::string &text, unsigned want_ndims) {
+    TorusShape t;
+    t.size.fill(1);
+    size_t at = 0;
+    while (true) {
+        size_t end = text.find('x', at);
+        std::string part = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+        if (t.ndims == CANOPY_MAX_DIMS || part.empty() || part.size() > 3 ||
+            part.find_first_not_of("0123456789") != std::string::npos)
+            throw std::runtime_error("--torus " + text + ": want one size per dimension, X first (e.g. 3x3), "
+                                     "at most " + std::to_string(CANOPY_MAX_DIMS) + " dimensions");
+        unsigned k = static_cast<unsigned>(std::stoul(part));
+        if (k < 2 || k > (1u << CANOPY_COORD_BITS))
+            throw std::runtime_error("--torus " + text + ": a dimension's size must be 2.." +
+                                     std::to_string(1u << CANOPY_COORD_BITS));
+        t.size[t.ndims++] = k;
+        if (end == std::string::npos) break;
+        at = end + 1;
+    }
+    if (t.ndims != want_ndims)
+        throw std::runtime_error("--torus " + text + " has " + std::to_string(t.ndims) +
+                                 " dimension(s), but this simulator's model was built for " +
+                                 std::to_string(want_ndims) + " (sim/sim.mk builds one per dimension count)");
+    return t;
+}
 
 template <class Tile>
 class TorusTiles {

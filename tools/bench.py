@@ -88,16 +88,24 @@ def example_records(torus, example):
     return records
 
 
+def model_of(launcher, torus):
+    """The model a simulator's launcher runs (sim/sim.mk: `make print-model`)."""
+    return sh(f"make -s --no-print-directory print-model LAUNCHER={launcher} TORUS={torus}").strip()
+
+
 def build_records(torus):
     """Wall time of building each simulator for torus from clean (sim/sim.mk): the model is
-    one node's tile, so the build does not grow with the torus."""
+    one node's tile, so the build does not grow with the torus. What is removed first is the
+    launcher's directory and its model's (build/<sim|cosim>/model/..., which every torus of
+    that dimension count shares): the model is what takes the time."""
     import shutil
     import time
     nodes = math.prod(int(k) for k in torus.split("x"))
     records = []
     for target, path in (("canopy-fabric", f"build/sim/{torus}-L1"), ("canopy-fabric", f"build/sim/{torus}-L1-pgo"),
                          ("canopy-cosim", f"build/cosim/{torus}-L1")):
-        shutil.rmtree(os.path.join(ROOT, path), ignore_errors=True)
+        for d in (path, os.path.dirname(model_of(os.path.join(path, target), torus))):
+            shutil.rmtree(os.path.join(ROOT, d), ignore_errors=True)
         start = time.monotonic()
         sh(f"make --no-print-directory {path}/{target} TORUS={torus} LINK_LATENCY=1 >&2")
         if path.endswith("-pgo"):

