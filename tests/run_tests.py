@@ -67,6 +67,9 @@ def declare():
         # backend (tests/board/sim_board.sh, docs/bring-up.md).
         Test("sim-board", "tests/board/sim_board.sh", ["build/board/canopy-board-sim", "board-tests-build"],
              timeout=900),
+        # The same with every reduce op for every dtype over the serial line.
+        Test("stress-sim-board-full", "tests/board/sim_board.sh --full",
+             ["build/board/canopy-board-sim", "board-tests-build"], timeout=1800, stress=True),
         # Fabric manager: trees, write-time rule and global checks, host only (sanitizers).
         Test("fw-tree", "build/tests/fw/fm_tree_test", ["build/tests/fw/fm_tree_test"], timeout=120),
         Test("fw-program", "build/tests/fw/fm_program_test", ["build/tests/fw/fm_program_test"], timeout=120),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/board/sim_board.sh: `make sim-board`, the board path verified without a board.
+# tests/board/sim_board.sh [--full]: `make sim-board`, the board path verified without a board.
 #
 # Starts the simulated board (build/board/canopy-board-sim: canopy_board_core, the RTL of
 # the bitstream but its PLL and pins) on a pseudo-terminal, then, through that pty exactly
@@ -14,14 +14,23 @@
 #      multiple: 1 alone would not be); bcast in a small window
 #      (trees programmed by CSRs and by CONFIG packets, 8 bytes from node 0 on both, two
 #      trees in flight with 600 bytes each, SKIP_SRC with 500); reduce in a small window:
-#      case 1 as allreduces of one element, every op and dtype, against the host
-#      reference. Longer runs (put_sizes 8, bcast --sizes 300, reduce cases 3 and 4:
+#      case 1 as allreduces of one element, each dtype once with the ops in turn (every op
+#      and every dtype; with --full every op for every dtype, 12 pairs, about 20 s of
+#      simulation each on this line), against the host reference. The co-simulation's
+#      reduce tests cover every pair through the same RTL; here the serial path is what is
+#      under test. `make stress` runs --full. Longer runs (put_sizes 8, bcast --sizes 300, reduce cases 3 and 4:
 #      barriers and syncs, mismatches) pass too but take a quarter hour on a loaded
 #      2-core machine (docs/bring-up.md, "Measured").
 # Every step has a wall-clock limit; the simulator has its own (--max-seconds). Exit 0 only
 # if every step passed; the simulator's summary (cycles, bytes each way) is printed last.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+pairs=--one-op-per-dtype
+case "${1:-}" in
+  --full) pairs= ;;
+  "") ;;
+  *) echo "usage: $0 [--full]" >&2; exit 2 ;;
+esac
 SIM=build/board/canopy-board-sim
 TTY=build/board/tty
 LOG=build/board/sim-board.log
@@ -52,7 +61,7 @@ step serial-errors 600 build/tests/board/serial_test "$TTY"
 run="tools/board-run --port $TTY -n 4 --timeout 900"
 step put 900 $run build/tests/driver/put_sizes 2
 step bcast 900 $run build/tests/driver/bcast --small-window --sizes 8 --roots 0 --big 8
-step reduce 900 $run build/tests/driver/reduce --small-window --roots none --count 1 --cases 1
+step reduce 900 $run build/tests/driver/reduce --small-window --roots none --count 1 --cases 1 $pairs
 kill -TERM "$sim"; wait "$sim"; rc=$?
 trap - EXIT
 tail -n 1 "$LOG"

@@ -2,10 +2,13 @@
  * every node against a host reference.
  *
  *   reduce [--roots all|none|N] [--quick] [--cases 123456] [--pool-trees 1..16] [--small-window] [--count K]
+ *          [--one-op-per-dtype]
  *
  * (--small-window: a 24 KiB window for a board with little host memory; cases 1, 3 and 4
  * only, at most 4 nodes; see set_layout. --count K: case 1 with K elements only, at most
- * 1000 bytes of them.)
+ * 1000 bytes of them. --one-op-per-dtype: case 1 runs each dtype once, the ops in turn
+ * (SUM I32, MIN U32, MAX I64, SUM U64: every op and every dtype, not every pair), for the
+ * board's serial line, where each pair costs about 20 s of simulation.)
  * (--roots: the canopy_reduce roots of case 1; none = allreduces only.)
  *
  * Trees: tree 0 rooted at node 0 (programmed through the CSRs), tree 1 rooted at node n/2
@@ -315,6 +318,8 @@ static void delay_cycles(uint64_t cycles)
 
 /* --count K (0: the lists below): case 1 with that one element count only. */
 static size_t g_one_count;
+/* --one-op-per-dtype: case 1's pairs (op, dtype) only where op = dtype % 3. */
+static int g_one_op_per_dtype;
 
 static unsigned case1(int roots_all, int one_root, int quick)
 {
@@ -322,6 +327,7 @@ static unsigned case1(int roots_all, int one_root, int quick)
     char what[96];
     for (unsigned op = 0; op < 3; ++op) {
         for (unsigned dt = 0; dt < 4; ++dt) {
+            if (g_one_op_per_dtype && op != dt % 3) continue;
             const size_t e = esize(dt);
             size_t counts[5] = {1, 3, 256 / e, 256 / e + 1, 1000 / e};
             size_t quick_counts[3] = {3, 256 / e, 1000 / e};
@@ -909,8 +915,10 @@ int main(int argc, char **argv)
             small = 1;
         } else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
             g_one_count = strtoul(argv[++i], NULL, 0);
+        } else if (!strcmp(argv[i], "--one-op-per-dtype")) {
+            g_one_op_per_dtype = 1;
         } else {
-            fprintf(stderr, "usage: %s [--roots all|none|N] [--quick] [--cases 123456] [--pool-trees 1..16] [--small-window] [--count K]\n",
+            fprintf(stderr, "usage: %s [--roots all|none|N] [--quick] [--cases 123456] [--pool-trees 1..16] [--small-window] [--count K] [--one-op-per-dtype]\n",
                     argv[0]);
             return 2;
         }
