@@ -213,9 +213,22 @@ def stripe_sweep(torus):
 REDUCE_IMPLS = ["sw-binomial", "sw-recursive-doubling", "sw-ring", "sw-dissemination", "hw"]
 # (torus, extra reduce_bench args). On 3x3 the software cases (default sizes 8 B..16 KiB,
 # 3 repetitions) take about half a minute in all; on 4x4x4 one repetition.
+# On 8x8x8 (512 PEs, 30-60 min of co-simulation per implementation on 2 cores) only the
+# allreduce, at 8 B, 4 KiB and 32 KiB, striped hardware against the two software
+# algorithms with log P rounds: the ring's 2(P-1) = 1,022 steps cost about a put latency
+# each, so on 512 nodes it loses to recursive doubling at every size measured (on 4x4x4 it
+# already does up to 16 KiB), and would take hours to simulate.
+ALLREDUCE_8X8X8_SIZES = ["--sizes", "8,4096,32768"]
+REDUCE_CASES_LARGE = [
+    ("allreduce", "hw", ["--stripe", "{stripe}"] + ALLREDUCE_8X8X8_SIZES),
+    ("allreduce", "sw-recursive-doubling", ALLREDUCE_8X8X8_SIZES),
+    ("allreduce", "sw-binomial", ALLREDUCE_8X8X8_SIZES),
+]
+# (torus, extra args, cases, with the striping sweep)
 REDUCE_RUNS = [
-    ("3x3", []),
-    ("4x4x4", ["--reps", "1"]),
+    ("3x3", [], REDUCE_CASES, True),
+    ("4x4x4", ["--reps", "1"], REDUCE_CASES, True),
+    ("8x8x8", ["--reps", "1"], REDUCE_CASES_LARGE, False),
 ]
 
 
@@ -225,9 +238,9 @@ def reduce_binary():
     return "build/driver/examples/reduce_bench"
 
 
-def reduce_records(torus, extra):
+def reduce_records(torus, extra, cases=REDUCE_CASES, sweep=True):
     """Reduce, allreduce, barrier and 32 allreduces in flight, software over puts and the
-    hardware."""
+    hardware (cases: REDUCE_CASES or a subset; sweep: the allreduce-stripe runs too)."""
     nodes = 1
     for k in torus.split("x"):
         nodes *= int(k)
@@ -236,9 +249,10 @@ def reduce_records(torus, extra):
     sh(f"make --no-print-directory {cosim} TORUS={torus} >&2")
     records = []
     runs = [(bench, impl, [a.replace("{stripe}", str(stripe_trees(torus))) for a in case_extra], bench)
-            for bench, impl, case_extra in REDUCE_CASES]
-    runs += [("allreduce", "hw", ["--stripe", str(t), "--sizes", str(STRIPE_SWEEP_BYTES)], "allreduce-stripe")
-             for t in stripe_sweep(torus)]
+            for bench, impl, case_extra in cases]
+    if sweep:
+        runs += [("allreduce", "hw", ["--stripe", str(t), "--sizes", str(STRIPE_SWEEP_BYTES)], "allreduce-stripe")
+                 for t in stripe_sweep(torus)]
     for bench, impl, case_extra, name in runs:
         args = ["--bench", bench, "--impl", impl] + case_extra + extra  # (barrier, inflight: no sizes)
         out = sh(" ".join([f"sim/canopy-run -n {nodes} --torus {torus}", prog] + args))
@@ -1112,9 +1126,9 @@ def main():
                     impls = [i for i in impls if i in args.impl.split(",")]
                 records += bcast_records(torus, extra, impls, hop_latency and not args.impl)
     if args.only in "reduce":
-        for torus, extra in REDUCE_RUNS:
+        for torus, extra, cases, sweep in REDUCE_RUNS:
             if not args.torus or torus in args.torus.split(","):
-                records += reduce_records(torus, extra)
+                records += reduce_records(torus, extra, cases, sweep)
     if args.only in "shmem":
         for torus, extra in SHMEM_RUNS:
             if not args.torus or torus in args.torus.split(","):
