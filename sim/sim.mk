@@ -125,13 +125,15 @@ build/sim/model/%/canopy-fabric: $(RTL_SRCS) $(SIM_SV_TOP) $(SIM_CXX_SRCS) $(SIM
 # date, then write $@, a launcher that runs it on TORUS, unless $@ already says that. A
 # launcher is remade every time (FORCE), the model by a make of its own: a model named only
 # as a prerequisite of a pattern rule would be an intermediate file to make, deleted after
-# the build and never remade once deleted.
+# the build and never remade once deleted. Two runs may write one launcher at once (two
+# tests starting sim/canopy-run): each writes a file of its own and renames it into place.
 define sim_launcher
 	+@$(MAKE) --no-print-directory $(patsubst %/,%,$(dir $(@D)))/$(1)
 	@mkdir -p $(@D)
-	@printf '#!/bin/sh\n# written by sim/sim.mk: the %s torus on the model %s\nexec "$$(dirname "$$0")/../%s" --torus %s "$$@"\n' \
-	  '$(2)' '$(1)' '$(1)' '$(2)' > $@.tmp && chmod +x $@.tmp && \
-	  if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+	@want=$$(printf '#!/bin/sh\n# written by sim/sim.mk: the %s torus on the model %s\nexec "$$(dirname "$$0")/../%s" --torus %s "$$@"' \
+	  '$(2)' '$(1)' '$(1)' '$(2)'); \
+	if [ ! -x $@ ] || [ "$$(cat $@)" != "$$want" ]; then \
+	  printf '%s\n' "$$want" > $@.$$$$ && chmod +x $@.$$$$ && mv -f $@.$$$$ $@; fi
 endef
 
 # The launchers: the rules with the shorter stem (build/sim/model/...) win for the models.
