@@ -100,8 +100,13 @@ module canopy_inj_ring #(
   `CANOPY_STATIC_ASSERT(gen_vcs_check, NumVcs >= 4, "the descriptor's VC field needs 4 VCs")
 
   logic [31:0] head_q, head_d, tail_q, tail_d;
-  wire logic [31:0] used = tail_q - head_q;     // committed words, <= Words
-  wire logic [31:0] free = Words - used;
+  // Committed words. With used <= Words < 2^CntW (asserted on the full counters) the
+  // difference of the counters' low CntW bits is the whole difference: narrow carry chains
+  // on the paths from head_q that end in the tail and in the RAM's write enable.
+  localparam int unsigned CntW = IdxW + 1;
+  wire logic [CntW-1:0] used_n = tail_q[CntW-1:0] - head_q[CntW-1:0];
+  wire logic [31:0]     used   = 32'(used_n);
+  wire logic [31:0]     free   = Words - used;
 
   // ---------------------------------------------------------------- window writes, RAM
   logic [63:0]     ram_q [InjRingWords];
@@ -131,8 +136,13 @@ module canopy_inj_ring #(
   end
 
   // ---------------------------------------------------------------- doorbell, commits
-  wire logic [31:0] tail_step = tail_i - tail_q;
-  wire logic        tail_ok   = !auto_commit_i && tail_step != '0 && tail_step <= free;
+  // 0 < tail_i - tail <= Words - used is, with tail = head + used and used <= Words,
+  // used < tail_i - head <= Words: one 32-bit subtract and two CntW-bit compares, not three
+  // chained 32-bit operations (that chain, head_q to tail_q, was the node's worst placed
+  // path: 76.52 MHz).
+  wire logic [31:0] tail_ahead = tail_i - head_q;
+  wire logic        ahead_fits = tail_ahead[31:CntW] == '0 && tail_ahead[CntW-1:0] <= CntW'(Words);
+  wire logic        tail_ok    = !auto_commit_i && ahead_fits && tail_ahead[CntW-1:0] > used_n;
 
   // Auto-commit. A whole word written at the tail commits in the cycle it arrives. One
   // written further on (the host maps the window write-combined, and a write-combining
@@ -391,7 +401,10 @@ module canopy_inj_ring #(
                  "the narrow descriptor-length check disagrees with the full one")
   `CANOPY_ASSERT(a_next_short, state_q != INext || next_short == (32'(flits_q) > used),
                  "the narrow batch-packet length check disagrees with the full one")
-  `CANOPY_ASSERT(a_ring_bound, used <= Words, "more words committed than the ring holds")
+  `CANOPY_ASSERT(a_ring_bound, tail_q - head_q <= Words, "more words committed than the ring holds")
+  `CANOPY_ASSERT(a_used_narrow, used == tail_q - head_q, "the narrow count of committed words disagrees")
+  `CANOPY_ASSERT(a_tail_ok, tail_ok == (!auto_commit_i && tail_i - tail_q != '0 && tail_i - tail_q <= free),
+                 "the doorbell check disagrees with its definition")
   `CANOPY_ASSERT(a_commit_free, !commit || free != '0, "auto-commit past the ring's free words")
   `CANOPY_ASSERT(a_no_overwrite, !ram_we || 32'(wr_from_head) >= used,
                  "window write reached a committed ring word")
