@@ -69,6 +69,25 @@ const char *canopy_fm_port_name(const struct canopy_fm_torus *t, unsigned port);
 int canopy_fm_build(const struct canopy_fm_torus *t, int root, const uint8_t *groups,
                     uint32_t *entries, char *err, size_t errlen);
 
+/* canopy_fm_build around links that are down. dead: per node, bit p = the link leaving it
+ * through port p is down (marking either end is enough; NULL = none; a bit at a port
+ * >= 2*ndims is refused). The tree stays dimension-ordered (the router's write-time rule):
+ * on each ring a node hangs from the ring's entry by the way round that crosses no dead
+ * link, the shorter one when both are clear, so with no dead link on a ring it is
+ * canopy_fm_build's tree there, and around one a node may sit deeper than its torus
+ * distance. A member that both ways round some ring cut off is refused (CANOPY_EINVAL,
+ * naming it and the ring: another root may reach it, canopy_fm_best_root_avoiding). The
+ * result is verified, and checked to use no dead link, before it is returned. */
+int canopy_fm_build_avoiding(const struct canopy_fm_torus *t, int root, const uint8_t *groups, const uint8_t *dead,
+                             uint32_t *entries, char *err, size_t errlen);
+/* The member whose canopy_fm_build_avoiding tree is the shallowest (then fewer routers,
+ * then the lowest node), or CANOPY_EINVAL if no member's tree reaches every member; its
+ * depth and router count if not NULL. Builds from every member: O(members x nodes x the
+ * largest ring) time, meant for rebuilding trees after a link has gone down, not for
+ * shmem_init's every call (canopy_fm_best_root there). */
+int canopy_fm_best_root_avoiding(const struct canopy_fm_torus *t, const uint8_t *groups, const uint8_t *dead,
+                                 unsigned *depth, unsigned *routers, char *err, size_t errlen);
+
 /* Choosing a root without building every tree. For every node r as the root of the tree
  * canopy_fm_build would make for `groups` (NULL = every node a member with mask 1):
  * depth[r] = its depth (hops from r to the farthest member: the tree follows shortest

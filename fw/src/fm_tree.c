@@ -333,8 +333,70 @@ static int check_groups(const struct canopy_fm_torus *t, unsigned nn, const uint
     return CANOPY_OK;
 }
 
-int canopy_fm_build_unchecked(const struct canopy_fm_torus *t, int root, const uint8_t *groups, uint32_t *entries,
-                              char *err, size_t errlen)
+/* The link that leaves `node` through `port` is down: marked at either of its ends. In a
+ * ring of size 2 a node's + and - ports are two links to the same neighbour, each paired
+ * with the neighbour's opposite port. */
+static int link_dead(const struct canopy_fm_torus *t, const uint8_t *dead, unsigned node, unsigned port)
+{
+    if (!dead) return 0;
+    unsigned far = (unsigned)canopy_fm_neighbour(t, node, port);
+    return (dead[node] >> port & 1u) || (dead[far] >> (port ^ 1u) & 1u);
+}
+
+/* From `from`, `steps` hops out of `port`, crossing no dead link. */
+static int way_clear(const struct canopy_fm_torus *t, const uint8_t *dead, unsigned from, unsigned port, unsigned steps)
+{
+    for (unsigned i = 0; i < steps; ++i) {
+        if (link_dead(t, dead, from, port)) return 0;
+        from = (unsigned)canopy_fm_neighbour(t, from, port);
+    }
+    return 1;
+}
+
+/* parent_port with dead links: on the ring of the highest dimension d where node differs
+ * from the root, the way from the ring's entry (node with the root's coordinate d) that
+ * crosses no dead link, the shorter one if both are clear (then it is parent_port). Every
+ * node of the ring that a way reaches takes that way too (the way to a nearer node is part
+ * of it and the other way to it contains the blocked one), so the parents form a tree.
+ * -1 if both ways are blocked, with *dim set to d. */
+static int parent_port_avoiding(const struct canopy_fm_torus *t, unsigned node, unsigned root, const uint8_t *dead,
+                                unsigned *dim)
+{
+    if (!dead) return (int)parent_port(t, node, root);
+    unsigned c[CANOPY_MAX_DIMS], r[CANOPY_MAX_DIMS];
+    canopy_fm_coords(t, node, c);
+    canopy_fm_coords(t, root, r);
+    for (unsigned d = t->ndims; d-- > 0;) {
+        if (c[d] == r[d]) continue;
+        unsigned k = t->size[d], j = (c[d] + k - r[d]) % k;
+        unsigned e[CANOPY_MAX_DIMS];
+        memcpy(e, c, sizeof e);
+        e[d] = r[d];
+        unsigned entry = node_of(t, e);
+        int plus = way_clear(t, dead, entry, 2 * d, j), minus = way_clear(t, dead, entry, 2 * d + 1, k - j);
+        *dim = d;
+        if (plus && (j <= k / 2 || !minus)) return (int)(2 * d + 1); /* reached going +: parent is - */
+        if (minus) return (int)(2 * d);
+        return -1;
+    }
+    return 0; /* node == root: unused */
+}
+
+static int check_dead(const struct canopy_fm_torus *t, unsigned nn, const uint8_t *dead, char *err, size_t errlen)
+{
+    char cs[32];
+    for (unsigned n = 0; dead && n < nn; ++n) {
+        if (dead[n] >> (2 * t->ndims)) {
+            canopy_fm_say(err, errlen, "node %u %s: dead-link mask 0x%02x names a port beyond the %u of a %u-dimensional torus",
+                n, coord_str(t, n, cs), dead[n], 2 * t->ndims, t->ndims);
+            return CANOPY_EINVAL;
+        }
+    }
+    return CANOPY_OK;
+}
+
+static int build_tree(const struct canopy_fm_torus *t, int root, const uint8_t *groups, const uint8_t *dead,
+                      uint32_t *entries, char *err, size_t errlen)
 {
     int rc = canopy_fm_torus_check(t, err, errlen);
     if (rc) return rc;
@@ -348,6 +410,7 @@ int canopy_fm_build_unchecked(const struct canopy_fm_torus *t, int root, const u
         return CANOPY_ERANGE;
     }
     rc = check_groups(t, nn, groups, err, errlen);
+    if (!rc) rc = check_dead(t, nn, dead, err, errlen);
     if (rc) return rc;
 
     /* Keep every node on the path from a member up to the root. */
@@ -358,11 +421,22 @@ int canopy_fm_build_unchecked(const struct canopy_fm_torus *t, int root, const u
         if (groups && groups[n] == 0) continue;
         unsigned m = n;
         while (!canopy_tree_get_valid(entries[m])) {
-            unsigned p = parent_port(t, m, r);
-            unsigned up = (unsigned)canopy_fm_neighbour(t, m, p);
+            unsigned d = 0;
+            int p = parent_port_avoiding(t, m, r, dead, &d);
+            if (p < 0) {
+                char cn[32], cm[32], cr[32];
+                canopy_fm_say(err, errlen,
+                    "node %u %s cannot reach root %u %s on a dimension-ordered tree: both ways round the %c ring "
+                    "of node %u %s cross a dead link (another root may reach it)",
+                    n, coord_str(t, n, cn), r, coord_str(t, r, cr), canopy_fm_port_name(t, 2 * d)[1], m,
+                    coord_str(t, m, cm));
+                memset(entries, 0, nn * sizeof *entries);
+                return CANOPY_EINVAL;
+            }
+            unsigned up = (unsigned)canopy_fm_neighbour(t, m, (unsigned)p);
             /* keep the child bits an earlier walk may have set on this (not yet valid) node */
-            entries[m] = canopy_tree_set_parent(canopy_tree_set_valid(entries[m], 1), p);
-            entries[up] = canopy_tree_set_children(entries[up], canopy_tree_get_children(entries[up]) | 1u << (p ^ 1u));
+            entries[m] = canopy_tree_set_parent(canopy_tree_set_valid(entries[m], 1), (unsigned)p);
+            entries[up] = canopy_tree_set_children(entries[up], canopy_tree_get_children(entries[up]) | 1u << (p ^ 1));
             m = up;
         }
     }
@@ -378,18 +452,95 @@ int canopy_fm_build_unchecked(const struct canopy_fm_torus *t, int root, const u
     return CANOPY_OK;
 }
 
+int canopy_fm_build_unchecked(const struct canopy_fm_torus *t, int root, const uint8_t *groups, uint32_t *entries,
+                              char *err, size_t errlen)
+{
+    return build_tree(t, root, groups, NULL, entries, err, errlen);
+}
+
+static int verified(const struct canopy_fm_torus *t, const uint32_t *entries, char *err, size_t errlen)
+{
+    char why[512];
+    int rc = canopy_fm_verify(t, entries, why, sizeof why);
+    if (rc) canopy_fm_say(err, errlen, "internal error: the built table fails verification: %s", why);
+    return rc;
+}
+
 int canopy_fm_build(const struct canopy_fm_torus *t, int root, const uint8_t *groups, uint32_t *entries,
                     char *err, size_t errlen)
 {
-    int rc = canopy_fm_build_unchecked(t, root, groups, entries, err, errlen);
+    int rc = build_tree(t, root, groups, NULL, entries, err, errlen);
+    return rc ? rc : verified(t, entries, err, errlen);
+}
+
+int canopy_fm_build_avoiding(const struct canopy_fm_torus *t, int root, const uint8_t *groups, const uint8_t *dead,
+                             uint32_t *entries, char *err, size_t errlen)
+{
+    int rc = build_tree(t, root, groups, dead, entries, err, errlen);
     if (rc) return rc;
-    char why[512];
-    rc = canopy_fm_verify(t, entries, why, sizeof why);
-    if (rc) {
-        canopy_fm_say(err, errlen, "internal error: the built table fails verification: %s", why);
-        return rc;
+    rc = verified(t, entries, err, errlen);
+    if (rc) return rc;
+    unsigned nn = canopy_fm_nodes(t);
+    for (unsigned n = 0; dead && n < nn; ++n) {
+        uint32_t e = entries[n];
+        if (canopy_tree_get_valid(e) && !canopy_tree_get_root(e) && link_dead(t, dead, n, canopy_tree_get_parent(e))) {
+            char cs[32];
+            canopy_fm_say(err, errlen, "internal error: node %u %s hangs from the tree by a dead link", n,
+                coord_str(t, n, cs));
+            return CANOPY_EINVAL;
+        }
     }
     return CANOPY_OK;
+}
+
+/* Hops from n up to the root of a verified table. */
+static unsigned tree_depth_of(const struct canopy_fm_torus *t, const uint32_t *entries, unsigned n)
+{
+    unsigned h = 0;
+    while (!canopy_tree_get_root(entries[n])) {
+        n = (unsigned)canopy_fm_neighbour(t, n, canopy_tree_get_parent(entries[n]));
+        ++h;
+    }
+    return h;
+}
+
+int canopy_fm_best_root_avoiding(const struct canopy_fm_torus *t, const uint8_t *groups, const uint8_t *dead,
+                                 unsigned *depth_out, unsigned *routers_out, char *err, size_t errlen)
+{
+    int rc = canopy_fm_torus_check(t, err, errlen);
+    if (rc) return rc;
+    unsigned nn = canopy_fm_nodes(t);
+    rc = check_groups(t, nn, groups, err, errlen);
+    if (!rc) rc = check_dead(t, nn, dead, err, errlen);
+    if (rc) return rc;
+    uint32_t *entries = malloc(nn * sizeof *entries);
+    if (!entries) return CANOPY_ENOMEM;
+    int best = -1;
+    unsigned best_depth = 0, best_routers = 0;
+    for (unsigned r = 0; r < nn; ++r) {
+        if (groups && groups[r] == 0) continue;
+        if (build_tree(t, (int)r, groups, dead, entries, NULL, 0) != CANOPY_OK) continue;
+        unsigned depth = 0, routers = 0;
+        for (unsigned n = 0; n < nn; ++n) {
+            if (!canopy_tree_get_valid(entries[n])) continue;
+            ++routers;
+            unsigned h = tree_depth_of(t, entries, n);
+            if (h > depth) depth = h;
+        }
+        if (best < 0 || depth < best_depth || (depth == best_depth && routers < best_routers)) {
+            best = (int)r;
+            best_depth = depth;
+            best_routers = routers;
+        }
+    }
+    free(entries);
+    if (best < 0) {
+        canopy_fm_say(err, errlen, "no member roots a dimension-ordered tree that reaches every member without a dead link");
+        return CANOPY_EINVAL;
+    }
+    if (depth_out) *depth_out = best_depth;
+    if (routers_out) *routers_out = best_routers;
+    return best;
 }
 
 /* ------------------------------------------------------------------ choosing a root */

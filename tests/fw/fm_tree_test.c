@@ -17,6 +17,14 @@
  *    all distinct members, each next one at the largest distance from those before it (no
  *    member farther away), all members when n is their count; n = 0, more roots than
  *    members and a first root outside the members are refused.
+ * 5. Trees around dead links (canopy_fm_build_avoiding): every torus, every root (a few on
+ *    the large ones), every single dead link (marked at one end or the other): built, no
+ *    tree link dead, every node in it, and the same table as canopy_fm_build when the
+ *    plain tree does not use that link; random sets of dead links with random members,
+ *    against an independent reference that walks each member's dimension-ordered path
+ *    ring by ring (refused exactly when some ring blocks both ways, each node's depth the
+ *    sum of the ways it takes); a cut-off root row and the root canopy_fm_best_root_avoiding
+ *    then finds; bad masks refused.
  * Exit 0 = pass; every failure prints what and where.
  */
 #include <stdio.h>
@@ -529,6 +537,158 @@ static void test_stripe_roots(void)
     }
 }
 
+/* ---------------------------------------------------------------- 5. dead links */
+
+static int ref_link_dead(const struct canopy_fm_torus *t, const uint8_t *dead, unsigned n, unsigned p)
+{
+    unsigned m = (unsigned)canopy_fm_neighbour(t, n, p);
+    return ((dead[n] >> p) & 1u) || ((dead[m] >> (p ^ 1u)) & 1u);
+}
+
+/* Reference: member n's path from the root, dimension 0 first, each ring's way the shorter
+ * one if it crosses no dead link, else the other. Returns its hops, or -1 if some ring
+ * blocks both ways. */
+static int ref_depth_avoiding(const struct canopy_fm_torus *t, const uint8_t *dead, unsigned root, unsigned n)
+{
+    unsigned c[CANOPY_MAX_DIMS], at = root;
+    canopy_fm_coords(t, n, c);
+    int hops = 0;
+    for (unsigned d = 0; d < t->ndims; ++d) {
+        unsigned a[CANOPY_MAX_DIMS];
+        canopy_fm_coords(t, at, a);
+        unsigned k = t->size[d], j = (c[d] + k - a[d]) % k;
+        if (j == 0) continue;
+        int clear[2] = {1, 1};
+        unsigned len[2] = {j, k - j};
+        for (unsigned s = 0; s < 2; ++s) {
+            unsigned x = at;
+            for (unsigned h = 0; h < len[s]; ++h) {
+                if (ref_link_dead(t, dead, x, 2 * d + s)) clear[s] = 0;
+                x = (unsigned)canopy_fm_neighbour(t, x, 2 * d + s);
+            }
+        }
+        unsigned way = (j <= k / 2) ? 0 : 1;
+        if (!clear[way]) way ^= 1u;
+        if (!clear[way]) return -1;
+        hops += (int)len[way];
+        for (unsigned h = 0; h < len[way]; ++h) at = (unsigned)canopy_fm_neighbour(t, at, 2 * d + way);
+    }
+    return hops;
+}
+
+static void check_avoiding(const struct canopy_fm_torus *t, const char *tn, unsigned root, const uint8_t *g,
+                           const uint8_t *dead, const char *what)
+{
+    unsigned nn = canopy_fm_nodes(t);
+    uint32_t *e = calloc(nn, sizeof *e);
+    char err[512] = "";
+    int rc = canopy_fm_build_avoiding(t, (int)root, g, dead, e, err, sizeof err);
+    int want_ok = 1;
+    for (unsigned n = 0; n < nn; ++n)
+        if ((!g || g[n]) && ref_depth_avoiding(t, dead, root, n) < 0) want_ok = 0;
+    CHECK((rc == CANOPY_OK) == want_ok, "%s root %u %s: build %d (%s), the reference says %s", tn, root, what, rc, err,
+          want_ok ? "reachable" : "cut off");
+    if (rc != CANOPY_OK) {
+        CHECK(contains(err, "cannot reach root"), "%s root %u %s: refusal says: %s", tn, root, what, err);
+        free(e);
+        return;
+    }
+    for (unsigned n = 0; n < nn; ++n) {
+        uint32_t x = e[n];
+        int member = !g || g[n];
+        if (member) {
+            CHECK(canopy_tree_get_valid(x), "%s root %u %s: member %u not in the tree", tn, root, what, n);
+            CHECK(hops_to_root(t, e, n) == ref_depth_avoiding(t, dead, root, n),
+                  "%s root %u %s: node %u at depth %d, the reference %d", tn, root, what, n, hops_to_root(t, e, n),
+                  ref_depth_avoiding(t, dead, root, n));
+        }
+        if (canopy_tree_get_valid(x) && !canopy_tree_get_root(x))
+            CHECK(!ref_link_dead(t, dead, n, canopy_tree_get_parent(x)), "%s root %u %s: node %u hangs by a dead link",
+                  tn, root, what, n);
+    }
+    free(e);
+}
+
+static void test_dead_links(void)
+{
+    rng_state = 0x0dead11c0dead11cull;
+    for (unsigned ti = 0; ti < NTORI; ++ti) {
+        struct canopy_fm_torus t = torus(&TORI[ti]);
+        unsigned nn = canopy_fm_nodes(&t), ports = 2 * t.ndims;
+        uint8_t *dead = calloc(nn, 1), *g = malloc(nn);
+        uint32_t *plain = calloc(nn, sizeof *plain), *e = calloc(nn, sizeof *e);
+        unsigned root_step = nn > 64 ? nn / 5 + 1 : 1;
+        for (unsigned root = 0; root < nn; root += root_step) {
+            canopy_fm_build(&t, (int)root, NULL, plain, NULL, 0);
+            for (unsigned n = 0; n < nn; ++n) {
+                for (unsigned p = 0; p < ports; ++p) {
+                    if (t.size[p / 2] == 1 || (nn > 64 && splitmix64() % 16)) continue;
+                    unsigned m = (unsigned)canopy_fm_neighbour(&t, n, p);
+                    unsigned at = (n + p) % 2 ? m : n, port = (n + p) % 2 ? p ^ 1u : p; /* one end or the other */
+                    dead[at] = (uint8_t)(1u << port);
+                    char what[64];
+                    snprintf(what, sizeof what, "dead link %u port %u", n, p);
+                    check_avoiding(&t, TORI[ti].name, root, NULL, dead, what);
+                    /* a tree that does not use the link is the plain one */
+                    int used = 0;
+                    for (unsigned x = 0; x < nn; ++x)
+                        if (!canopy_tree_get_root(plain[x]) && ref_link_dead(&t, dead, x, canopy_tree_get_parent(plain[x])))
+                            used = 1;
+                    if (!used && canopy_fm_build_avoiding(&t, (int)root, NULL, dead, e, NULL, 0) == CANOPY_OK)
+                        CHECK(memcmp(e, plain, nn * sizeof *e) == 0, "%s root %u %s: unused, yet the tree changed",
+                              TORI[ti].name, root, what);
+                    dead[at] = 0;
+                }
+            }
+        }
+        /* random dead sets and members */
+        for (unsigned trial = 0; trial < (nn > 64 ? 20u : 60u) && ports; ++trial) {
+            for (unsigned n = 0; n < nn; ++n) {
+                dead[n] = 0;
+                for (unsigned p = 0; p < ports; ++p)
+                    if (t.size[p / 2] > 1 && splitmix64() % 10 == 0) dead[n] |= (uint8_t)(1u << p);
+                g[n] = splitmix64() % 3 ? 1 : 0;
+            }
+            unsigned root = (unsigned)(splitmix64() % nn);
+            g[root] = 1;
+            char what[64];
+            snprintf(what, sizeof what, "random dead set %u", trial);
+            check_avoiding(&t, TORI[ti].name, root, g, dead, what);
+        }
+        free(dead);
+        free(g);
+        free(plain);
+        free(e);
+    }
+
+    /* 4x4: both X links of node 0 down. Root 0 cannot reach its row; the best root can. */
+    struct canopy_fm_torus t = {2, {4, 4, 1, 1}};
+    uint8_t dead[16] = {0};
+    dead[0] = 0x3; /* +X, -X */
+    uint32_t e[16];
+    char err[512] = "";
+    CHECK(canopy_fm_build_avoiding(&t, 0, NULL, dead, e, err, sizeof err) == CANOPY_EINVAL &&
+              contains(err, "node 1 (1,0) cannot reach root 0 (0,0)") && contains(err, "X ring"),
+          "4x4 root 0 with its X links down: %s", err);
+    unsigned depth = 0, routers = 0;
+    int best = canopy_fm_best_root_avoiding(&t, NULL, dead, &depth, &routers, err, sizeof err);
+    CHECK(best >= 4, "4x4 best root avoiding node 0's X links: %d (%s), expected one off row 0", best, err);
+    if (best >= 0) {
+        check_avoiding(&t, "4x4", (unsigned)best, NULL, dead, "node 0's X links down");
+        CHECK(depth == 4 && routers == 16, "4x4 best root %d: depth %u, routers %u (expected 4, 16)", best, depth, routers);
+    }
+    /* bad masks */
+    dead[0] = 0x10; /* port 4 on a 2-dimensional torus */
+    CHECK(canopy_fm_build_avoiding(&t, 0, NULL, dead, e, err, sizeof err) == CANOPY_EINVAL && contains(err, "port beyond"),
+          "a mask beyond the ports: %s", err);
+    CHECK(canopy_fm_best_root_avoiding(&t, NULL, dead, NULL, NULL, err, sizeof err) == CANOPY_EINVAL,
+          "best root with a bad mask: %s", err);
+    /* every link down: no tree reaches two members */
+    memset(dead, 0xF, sizeof dead);
+    CHECK(canopy_fm_best_root_avoiding(&t, NULL, dead, NULL, NULL, err, sizeof err) == CANOPY_EINVAL &&
+              contains(err, "no member roots"), "every link down: %s", err);
+}
+
 int main(int argc, char **argv)
 {
     rng_state = 0x002c0ffee5eed002ull;
@@ -545,6 +705,7 @@ int main(int argc, char **argv)
     test_refusals();
     test_bit_flips();
     test_stripe_roots();
+    test_dead_links();
     printf("fm_tree_test: %d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }
