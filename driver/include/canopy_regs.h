@@ -11,7 +11,7 @@
 #define CANOPY_MAGIC 0x43504E59u
 #define CANOPY_BLOCK_TYPE 1u
 #define CANOPY_VERSION_MAJOR 1u
-#define CANOPY_VERSION_MINOR 3u
+#define CANOPY_VERSION_MINOR 4u
 
 /* identifies the block: magic, type and version, so a driver can tell it found canopy (ro) */
 #define CANOPY_REG_ID 0x000u
@@ -143,6 +143,8 @@
 #define CANOPY_REG_ERR_GET_BOUNDS 0x168u
 /* GET requests (atomics included) this node dropped unanswered: their source already had CAPS_GET.slots requests here, the source lies outside the torus, or the request is malformed (len not 8 or 24) (ro) */
 #define CANOPY_REG_ERR_GET_DROPPED 0x170u
+/* DMA write bursts into host memory that the host refused (BRESP SLVERR or DECERR: the bridge or the IOMMU); what they carried did not complete: a put's ACK says FAILED, a get fails, nothing is counted as delivered (ro) */
+#define CANOPY_REG_ERR_DMA_WRITE 0x178u
 /* packets this node injected into the fabric (ro) */
 #define CANOPY_REG_TX_PKTS 0x180u
 /* flits this node injected into the fabric (ro) */
@@ -169,12 +171,14 @@
 #define CANOPY_REG_GET_RESPS 0x1D8u
 /* this node's gets completed (last response written), refused ones included (also written back) (ro) */
 #define CANOPY_REG_GETS_DONE 0x1E0u
-/* this node's gets refused by their targets (or whose last response fell outside this node's window), a subset of GETS_DONE (also written back) (ro) */
+/* this node's gets refused by their targets (or whose last response fell outside this node's window, or whose last response's write the host refused), plus every earlier response of a get that came back FAILED (a read its target's host refused) or whose write the host refused: a get may count more than once, so this is not a subset of GETS_DONE; libcanopy looks for a change (also written back) (ro) */
 #define CANOPY_REG_GETS_FAILED 0x1E8u
 /* reduces this router's reduce engine refused: their first contribution found no free accumulator in the shared pool (docs/collectives.md); each still completes, its result goes down the tree with FAILED and RETRY, and libcanopy re-issues it (ro) */
 #define CANOPY_REG_REDUCES_REFUSED 0x1F0u
-/* atomics this node has done on its host memory (read, write back if the value changed, response sent); refused ones are not included (they count in ERR_GET_BOUNDS and GETS_SERVED) (ro) */
+/* atomics this node has done on its host memory (read, write back if the value changed, response sent); refused ones are not included (they count in ERR_GET_BOUNDS and GETS_SERVED), nor those whose read the host refused (ERR_DMA_READ; answered FAILED, counted in GETS_SERVED) (ro) */
 #define CANOPY_REG_AMOS_SERVED 0x1F8u
+/* DMA read beats from host memory that the host refused (RRESP SLVERR or DECERR): the get response they were for goes back FAILED without a payload, an atomic is answered FAILED and writes nothing (ro) */
+#define CANOPY_REG_ERR_DMA_READ 0x200u
 
 /* Extract a field: CANOPY_FIELD(value, ID, MAGIC). */
 #define CANOPY_FIELD(v, reg, field) \
@@ -222,6 +226,7 @@ static inline const char *canopy_reg_name(uint32_t offset)
     case CANOPY_REG_ERR_REDUCE: return "ERR_REDUCE";
     case CANOPY_REG_ERR_GET_BOUNDS: return "ERR_GET_BOUNDS";
     case CANOPY_REG_ERR_GET_DROPPED: return "ERR_GET_DROPPED";
+    case CANOPY_REG_ERR_DMA_WRITE: return "ERR_DMA_WRITE";
     case CANOPY_REG_TX_PKTS: return "TX_PKTS";
     case CANOPY_REG_TX_FLITS: return "TX_FLITS";
     case CANOPY_REG_RX_PKTS: return "RX_PKTS";
@@ -238,6 +243,7 @@ static inline const char *canopy_reg_name(uint32_t offset)
     case CANOPY_REG_GETS_FAILED: return "GETS_FAILED";
     case CANOPY_REG_REDUCES_REFUSED: return "REDUCES_REFUSED";
     case CANOPY_REG_AMOS_SERVED: return "AMOS_SERVED";
+    case CANOPY_REG_ERR_DMA_READ: return "ERR_DMA_READ";
     default: return (const char *)0;
     }
 }

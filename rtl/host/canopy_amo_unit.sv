@@ -17,7 +17,9 @@
 //   - m_axi_ar* / rvalid_i, rdata_i: AXI4 read address channel (one single-beat read of
 //     the aligned 8-byte word holding the object, ID AxiId, so canopy_host_if routes its
 //     data here) and that read's data (the caller demultiplexes R by RID; this unit is
-//     always ready).
+//     always ready) with its RRESP (rresp_i): an error (SLVERR, DECERR: the host refused
+//     the read) makes the atomic fail: nothing is written, the response says FAILED and
+//     carries no value, err_read_o pulses.
 //   - wr_* / wdata_* / wr_done_i: one request to canopy_dma_writer (valid/ready: the
 //     object's address and size, then its new value as one payload word, byte 0 first),
 //     and the pulse of its completion (tag kind DmaAmo: the write response returned). The
@@ -26,8 +28,10 @@
 //   - out_*: the response, a GET_RESP toward the router's local port, valid/ready (valid
 //     is a function of the state only), on VC P2P_HI: header word 0 (flags LAST, dst = the
 //     requester, src = my_coord_i, len = the size with fetch, else 0), word 1 (offset =
-//     the reply offset), then with fetch the old value (a 4-byte one zero-extended).
-//   - served_o pulses per atomic done; busy_o: an atomic in progress.
+//     the reply offset; rflags FAILED after a refused read), then with fetch the old value
+//     (a 4-byte one zero-extended; none after a refused read).
+//   - served_o pulses per atomic answered, failed_o with it for one that failed; busy_o: an
+//     atomic in progress.
 //
 // Operations (canopy_pkg::amo_op_e): FETCH, SET, CSWAP, ADD, AND, OR, XOR, on 64 bits or the
 // low 32 (results taken modulo 2^32). Timing: every path starts at a register: the sum,
@@ -67,6 +71,8 @@ module canopy_amo_unit #(
   input  wire logic                          m_axi_arready_i,
   input  wire logic                          rvalid_i,
   input  wire logic [63:0]                   rdata_i,
+  input  wire logic [1:0]                    rresp_i,
+  output logic                               err_read_o,
 
   output logic                               wr_valid_o,
   input  wire logic                          wr_ready_i,
@@ -84,6 +90,7 @@ module canopy_amo_unit #(
   output logic      [VcW-1:0]                out_vc_o,
 
   output logic                               served_o,
+  output logic                               failed_o,
   output logic                               busy_o
 );
   `CANOPY_STATIC_ASSERT(gen_id_check, AxiIdWidth >= 1 && AxiId >= 1 && AxiId < (1 << AxiIdWidth),
@@ -98,6 +105,7 @@ module canopy_amo_unit #(
   logic [63:0] addr_q;      // host bus address of the object
   logic [39:0] reply_q;
   logic        wide_q, fetch_q;
+  logic        bad_q;       // the host refused the read (RRESP): the atomic fails
   logic [2:0]  aop_q;
   logic [63:0] opnd_q, cmp_q, old_q, new_q;
   logic [63:0] new_d;
@@ -150,7 +158,7 @@ module canopy_amo_unit #(
         if (m_axi_arready_i) state_d = SR;
       end
       SR:  if (rvalid_i) state_d = SOp;
-      SOp: state_d = write_d ? SWr : SH0;
+      SOp: state_d = write_d && !bad_q ? SWr : SH0;
       SWr: begin
         wr_valid_o = 1'b1;
         if (wr_ready_i) state_d = SWd;
@@ -162,7 +170,7 @@ module canopy_amo_unit #(
       SWait: if (wr_done_i) state_d = SH0;
       SH0: if (out_ready_i) state_d = SH1;
       SH1: if (out_ready_i) begin
-        if (fetch_q) begin
+        if (fetch_q && !bad_q) begin
           state_d = SPay;
         end else begin
           retire_o = 1'b1;
@@ -197,6 +205,7 @@ module canopy_amo_unit #(
     // A 4-byte object in the high half of its word moves to bits 31..0 (an 8-byte one is
     // aligned: addr_q[2] is 0).
     if (state_q == SR && rvalid_i) old_q <= {rdata_i[63:32], addr_q[2] ? rdata_i[63:32] : rdata_i[31:0]};
+    if (state_q == SR && rvalid_i) bad_q <= rresp_i[1];
     if (state_q == SOp) new_q <= new_d;
   end
 
@@ -219,18 +228,22 @@ module canopy_amo_unit #(
     h.ptype  = canopy_pkg::PKT_GET_RESP;
     h.dst    = canopy_pkg::coords_t'(src_q);
     h.src    = my_coord_i;
-    h.len    = !fetch_q ? 9'd0 : wide_q ? 9'd8 : 9'd4;
+    h.len    = !fetch_q || bad_q ? 9'd0 : wide_q ? 9'd8 : 9'd4;
     h.offset = reply_q;
     h.flags[canopy_pkg::FlagLast] = 1'b1;
+    h.rflags[canopy_pkg::RflagFailed] = bad_q;
   end
 
   assign out_valid_o  = state_q == SH0 || state_q == SH1 || state_q == SPay;
   assign out_flit_o   = state_q == SH0 ? h[63:0] : state_q == SH1 ? h[127:64]
                       : {wide_q ? old_q[63:32] : 32'd0, old_q[31:0]};  // payload bytes past len are 0
-  assign out_last_o   = state_q == SPay || (state_q == SH1 && !fetch_q);
+  assign out_last_o   = state_q == SPay || (state_q == SH1 && (!fetch_q || bad_q));
   assign out_vc_o     = VcW'(canopy_pkg::VcP2pHi);
   assign retire_idx_o = idx_q;
   assign served_o     = retire_o;
+  assign failed_o     = retire_o && bad_q;
+  assign err_read_o   = state_q == SR && rvalid_i && rresp_i[1];
+  wire logic unused_rresp = rresp_i[0];  // OKAY / EXOKAY: both a good read
   assign busy_o       = state_q != SIdle;
 
   // ---------------------------------------------------------------- invariants

@@ -69,6 +69,7 @@ module canopy_csr (
   input  wire logic [63:0] err_reduce_i,
   input  wire logic [63:0] err_get_bounds_i,
   input  wire logic [63:0] err_get_dropped_i,
+  input  wire logic [63:0] err_dma_write_i,
   input  wire logic [63:0] tx_pkts_i,
   input  wire logic [63:0] tx_flits_i,
   input  wire logic [63:0] rx_pkts_i,
@@ -84,7 +85,8 @@ module canopy_csr (
   input  wire logic [63:0] gets_done_i,
   input  wire logic [63:0] gets_failed_i,
   input  wire logic [63:0] reduces_refused_i,
-  input  wire logic [63:0] amos_served_i
+  input  wire logic [63:0] amos_served_i,
+  input  wire logic [63:0] err_dma_read_i
 );
   // Byte-strobe merge of a write into a stored value.
   function automatic logic [63:0] merge(input logic [63:0] old, input logic [63:0] data,
@@ -150,6 +152,7 @@ module canopy_csr (
       12'h160: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h168: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h170: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h178: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h180: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h188: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h190: begin wr_hit = 1'b1; wr_ro = 1'b1; end
@@ -166,6 +169,7 @@ module canopy_csr (
       12'h1E8: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h1F0: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h1F8: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h200: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       default: ;
     endcase
   end
@@ -272,6 +276,7 @@ module canopy_csr (
       12'h160: begin rd_mux = err_reduce_i; rd_hit = 1'b1; end
       12'h168: begin rd_mux = err_get_bounds_i; rd_hit = 1'b1; end
       12'h170: begin rd_mux = err_get_dropped_i; rd_hit = 1'b1; end
+      12'h178: begin rd_mux = err_dma_write_i; rd_hit = 1'b1; end
       12'h180: begin rd_mux = tx_pkts_i; rd_hit = 1'b1; end
       12'h188: begin rd_mux = tx_flits_i; rd_hit = 1'b1; end
       12'h190: begin rd_mux = rx_pkts_i; rd_hit = 1'b1; end
@@ -288,6 +293,7 @@ module canopy_csr (
       12'h1E8: begin rd_mux = gets_failed_i; rd_hit = 1'b1; end
       12'h1F0: begin rd_mux = reduces_refused_i; rd_hit = 1'b1; end
       12'h1F8: begin rd_mux = amos_served_i; rd_hit = 1'b1; end
+      12'h200: begin rd_mux = err_dma_read_i; rd_hit = 1'b1; end
       default: ;
     endcase
   end

@@ -15,12 +15,15 @@
 //   - done_valid_o / done_tag_o: one-cycle pulse with the tag of a completed request, in
 //     request order, once the write response of its last burst has returned (at once, in
 //     order, for a zero-length request). No backpressure: the caller always takes it.
+//     done_err_o (with done_valid_o): a burst of the request was answered with an error
+//     (BRESP SLVERR or DECERR: the bridge or the IOMMU refused the write); the bytes of
+//     that burst may not have landed. err_resp_o: one pulse per burst answered so.
 //   - m_axi_*: AXI4 write channels (no read channels: this block only writes). 64-bit data,
 //     64-bit address, INCR bursts of at most 16 beats that never cross a 4 KiB boundary,
 //     AWSIZE 8 bytes, WSTRB set only on the request's bytes, one AXI ID (0) so responses
 //     return in order, at most MaxOutstanding bursts whose response is owed. W beats of a
 //     burst may be offered before its AW is accepted (as AXI requires of a master).
-//     BRESP is not checked (a PCIe bridge cannot report a lost posted write anyway).
+//     BRESP is checked (done_err_o, err_resp_o); BID is not (one ID).
 //
 // Structure: a splitter cuts the request at the head of the queue into bursts (one per
 // cycle) and pushes each burst's AW, its W description and its completion record into
@@ -55,6 +58,8 @@ module canopy_dma_writer #(
 
   output logic                       done_valid_o,
   output logic      [TagWidth-1:0]   done_tag_o,
+  output logic                       done_err_o,
+  output logic                       err_resp_o,
 
   output logic      [AxiIdWidth-1:0] m_axi_awid_o,
   output logic      [63:0]           m_axi_awaddr_o,
@@ -326,7 +331,19 @@ module canopy_dma_writer #(
     else       out_q <= out_q + OutW'(push_burst) - OutW'(b_take);
   end
 
-  wire logic unused_b = ^{m_axi_bid_i, m_axi_bresp_i};
+  // BRESP[1] is SLVERR (2) or DECERR (3); EXOKAY (1) is for exclusive accesses, which this
+  // master never makes. An error on any burst of a request marks the request (err_acc_q
+  // holds it over the request's earlier bursts).
+  wire logic b_err = b_take && m_axi_bresp_i[1];
+  logic      err_acc_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i)                      err_acc_q <= 1'b0;
+    else if (c_pop && !c_out.nul)   err_acc_q <= c_out.last ? 1'b0 : (err_acc_q || b_err);
+  end
+  assign done_err_o = !c_out.nul && (err_acc_q || b_err);
+  assign err_resp_o = b_err;
+
+  wire logic unused_b = ^{m_axi_bid_i, m_axi_bresp_i[0]};
 
   // ---------------------------------------------------------------- invariants
   `CANOPY_ASSERT(a_burst_len, !push_burst || (beats >= BeatW'(1) && beats <= BeatW'(MaxBeats)),
@@ -336,6 +353,8 @@ module canopy_dma_writer #(
   `CANOPY_ASSERT(a_cross_lands, !sp_cross_q || sp_off_q == '0, "a burst crossed into a page but did not start it")
   `CANOPY_ASSERT(a_outstanding, out_q <= OutW'(MaxOutstanding), "too many bursts outstanding")
   `CANOPY_ASSERT(a_b_expected, !(m_axi_bvalid_i && out_q == '0), "write response without a burst")
+  `CANOPY_ASSERT(a_err_nul, !(c_valid && c_out.nul) || !err_acc_q,
+                 "a zero-length request behind a request whose error was not reported")
   `CANOPY_ASSERT(a_first_beat, !(beat && wq.first && bb_q == '0) || k_q == '0,
                  "request's first beat out of step")
   `CANOPY_ASSERT(a_beat_count, !(beat && wlast && wq.last) || k_q == wq.last_k,

@@ -74,8 +74,10 @@
 //     get completes: GETS_DONE (and GETS_FAILED if FAILED or refused here) on the DMA
 //     completion, and the target's completion count (per target node, kept here) is
 //     incremented and written to GET_WB_BASE + 8 * (the target's linear number) after
-//     the payload. Never an ejection ring entry.
+//     the payload. A FAILED one before the last (the target's host refused a read) writes
+//     nothing and counts in GETS_FAILED at once (a marker). Never an ejection ring entry.
 //   anything else: an UNSUPPORTED entry.
+// A DMA write the host refuses (done_err_i) completes what it carried as failed (below).
 // An entry is written only while the ring has room (entries issued - EJ_HEAD <
 // EJ_ENTRIES); the ejector waits for room, and with it the router's ejection. With no
 // ring (EJ_ENTRIES 0) the entry is dropped and counts in ERR_EJ_NORING (for a refused put
@@ -142,6 +144,7 @@ module canopy_ejector #(
   output logic      [63:0]         data_o,
   input  wire logic                done_valid_i,
   input  wire logic [TagW-1:0]     done_tag_i,
+  input  wire logic                done_err_i,
 
   output logic                     ack_valid_o,
   output logic                     ack_ok_o,
@@ -395,7 +398,7 @@ module canopy_ejector #(
         tag.kind    = is_config ? (cfg_ok_q ? canopy_host_pkg::DmaCfgOk : canopy_host_pkg::DmaCfgFail)
                     : is_bcast  ? canopy_host_pkg::DmaBcast
                     : is_get    ? canopy_host_pkg::DmaGetMark
-                    : is_gresp  ? (!g_last ? canopy_host_pkg::DmaGetData
+                    : is_gresp  ? (!g_last ? (req_ok ? canopy_host_pkg::DmaGetData : canopy_host_pkg::DmaGetBad)
                                    : req_ok ? canopy_host_pkg::DmaGetLast : canopy_host_pkg::DmaGetFail)
                     : req_ok    ? canopy_host_pkg::DmaPutOk : canopy_host_pkg::DmaPutFail;
         tag.ack_req = ack_req && (is_put || is_config);
@@ -524,7 +527,8 @@ module canopy_ejector #(
           // Written like a put, never reported in the ring; a last one completes its get
           // (a marker if there is nothing to write).
           if (!g_failed && !in_win_b) err_dma_bounds_o = 1'b1;
-          if (g_last || (put_ok_d && hdr.len != '0)) state_d = SReq;
+          // (a FAILED one before the last: a marker, so that its get counts as failed)
+          if (g_last || g_failed || (put_ok_d && hdr.len != '0)) state_d = SReq;
         end else if (is_get) begin
           if (hdr.len == 9'd8 && !ended_q) state_d = SGetWord;
           else if (hdr.len == 9'd24 && !ended_q) state_d = SAmoWord;
@@ -714,20 +718,29 @@ module canopy_ejector #(
   canopy_host_pkg::dma_tag_t done;
   assign done = canopy_host_pkg::dma_tag_t'(done_tag_i);
 
-  assign rx_put_o     = done_valid_i && done.kind == canopy_host_pkg::DmaPutOk;
-  assign rx_bcast_o   = done_valid_i && done.kind == canopy_host_pkg::DmaBcast;
+  // A write the host refused (done_err_i: BRESP an error) did not complete: a put's ACK
+  // says FAILED and it is not counted in RX_PUTS, a broadcast not in RX_BCASTS; a get
+  // response's failed write fails its get (a last one) or counts in GETS_FAILED at once
+  // (an earlier one, whose get is still open: so libcanopy, which looks for a change in
+  // GETS_FAILED, sees it; a get may then count there more than once). The bytes of a
+  // failed burst may not have landed, so none of them is reported as delivered.
+  wire logic done_ok  = done_valid_i && !done_err_i;
+  assign rx_put_o     = done_ok && done.kind == canopy_host_pkg::DmaPutOk;
+  assign rx_bcast_o   = done_ok && done.kind == canopy_host_pkg::DmaBcast;
   assign ej_written_o = done_valid_i && done.kind == canopy_host_pkg::DmaEntry;
   assign ack_valid_o  = done_valid_i && done.ack_req
                         && (done.kind == canopy_host_pkg::DmaPutOk
                             || done.kind == canopy_host_pkg::DmaPutFail
                             || done.kind == canopy_host_pkg::DmaCfgOk
                             || done.kind == canopy_host_pkg::DmaCfgFail);
-  assign ack_ok_o     = done.kind == canopy_host_pkg::DmaPutOk || done.kind == canopy_host_pkg::DmaCfgOk;
+  assign ack_ok_o     = (done.kind == canopy_host_pkg::DmaPutOk && !done_err_i) || done.kind == canopy_host_pkg::DmaCfgOk;
   assign ack_src_o    = done.src;
   assign get_resp_o   = state_q == SDecide && is_gresp;
   assign get_done_o   = done_valid_i && (done.kind == canopy_host_pkg::DmaGetLast
                                          || done.kind == canopy_host_pkg::DmaGetFail);
-  assign get_failed_o = done_valid_i && done.kind == canopy_host_pkg::DmaGetFail;
+  assign get_failed_o = done_valid_i && (done.kind == canopy_host_pkg::DmaGetFail || done.kind == canopy_host_pkg::DmaGetBad
+                                         || (done_err_i && (done.kind == canopy_host_pkg::DmaGetLast
+                                                            || done.kind == canopy_host_pkg::DmaGetData)));
   assign gmark_o      = done_valid_i && done.kind == canopy_host_pkg::DmaGetMark;
   assign rx_flit_o    = ej_valid_i;
   assign rx_pkt_o     = ej_valid_i && ej_last_i;

@@ -15,7 +15,10 @@
 //     (0), so data returns in order. An address is issued only once the data buffer has
 //     room for every beat it asks for, so m_axi_rready_o is always high: R is never
 //     backpressured, and the words outstanding never exceed BufWords. Whole aligned words
-//     are read; bytes outside the requested range are never sent. RRESP is not checked.
+//     are read; bytes outside the requested range are never sent. A chunk any of whose
+//     beats came back with an error (RRESP SLVERR or DECERR: the host refused the read)
+//     is answered with FAILED and no payload (its LAST flag as planned), so the requester
+//     writes nothing of it and fails the get; err_read_o pulses per such beat.
 //   - out_*: GET_RESP packets toward the router's local port, valid/ready (valid never
 //     waits for ready), on VC P2P_HI: header word 0 (ptype GET_RESP, flags LAST on a
 //     request's final response, dst = the requester, src = my_coord_i, len = the chunk),
@@ -78,6 +81,7 @@ module canopy_get_server #(
   output logic      [VcW-1:0]                out_vc_o,
 
   output logic                               served_o,
+  output logic                               err_read_o,
   output logic                               busy_o
 );
   localparam int unsigned MaxBeats  = 16;
@@ -268,9 +272,47 @@ module canopy_get_server #(
     end else begin
       if (m_axi_rvalid_i) wr_ptr_q <= wr_ptr_q + 1'b1;
       if (buf_re)         rd_ptr_q <= rd_ptr_q + 1'b1;
+      else if (skip)      rd_ptr_q <= rd_ptr_q + (BPtrW + 1)'(d.nwords);
     end
   end
   wire logic [BPtrW:0] avail = wr_ptr_q - rd_ptr_q;   // words arrived, not yet read out
+
+  // ---------------------------------------------------------------- read errors
+  // Which chunks had a refused beat. Data returns in the order it was asked for (one ID),
+  // chunk after chunk, so a tracker counts each chunk's words off as they arrive (its
+  // word count queued when the chunk was planned, before its reads went out) and queues
+  // one bit per chunk with words for the builder, which takes it with the chunk's
+  // description. Both queues hold at most one entry per planned chunk (DescDepth).
+  wire logic       beat_err = m_axi_rvalid_i && m_axi_rresp_i[1];
+  logic            arr_valid, arr_pop, err_valid, err_pop, err_bit;
+  logic [NW-1:0]   arr_n;
+  logic [NW-1:0]   arr_cnt_q;
+  logic            arr_err_q;
+  wire logic [$clog2(DescDepth):0] unused_arr_count, unused_err_count;
+  logic            arr_ready, err_ready;   // (never low: asserted)
+  canopy_fifo #(.Width(NW), .Depth(DescDepth)) u_arr (
+    .clk_i, .rst_i,
+    .in_valid_i (desc_push && desc_in.nwords != '0), .in_ready_o (arr_ready), .in_data_i (desc_in.nwords),
+    .out_valid_o (arr_valid), .out_ready_i (arr_pop), .out_data_o (arr_n),
+    .count_o (unused_arr_count)
+  );
+  assign arr_pop = arr_valid && m_axi_rvalid_i && arr_cnt_q + 1'b1 == arr_n;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      arr_cnt_q <= '0;
+      arr_err_q <= 1'b0;
+    end else if (m_axi_rvalid_i) begin
+      arr_cnt_q <= arr_pop ? '0 : arr_cnt_q + 1'b1;
+      arr_err_q <= arr_pop ? 1'b0 : (arr_err_q || beat_err);
+    end
+  end
+  canopy_fifo #(.Width(1), .Depth(DescDepth)) u_err (
+    .clk_i, .rst_i,
+    .in_valid_i (arr_pop), .in_ready_o (err_ready), .in_data_i (arr_err_q || beat_err),
+    .out_valid_o (err_valid), .out_ready_i (err_pop), .out_data_o (err_bit),
+    .count_o (unused_err_count)
+  );
+  assign err_read_o = beat_err;
 
   // ---------------------------------------------------------------- packet descriptions
   logic        desc_valid, desc_pop;
@@ -290,7 +332,7 @@ module canopy_get_server #(
   typedef enum logic [1:0] { BIdle, BHdr0, BHdr1, BData } bstate_e;
   bstate_e bstate_q, bstate_d;
   logic [NW-1:0] k_q, k_d;           // step within the chunk: read buffer word k (or a zero)
-  logic          step, step_real;
+  logic          step, step_real, skip;
   logic          hdr_push;
   logic [64:0]   hdr_word;           // {last, flit}
 
@@ -307,7 +349,11 @@ module canopy_get_server #(
   // Room for one more word besides the one stage 2 may be pushing now.
   wire logic room = 32'(fo_count) + 32'(s2_valid_q && s2_emit_q) < OutDepth;
 
-  wire logic [NW-1:0] pwords = NW'((10'(d.len) + 10'd7) >> 3);
+  // The chunk being built had a refused read (taken from u_err as it starts): it goes out
+  // FAILED with no payload, and its words are skipped in the buffer.
+  logic               berr_q;
+  wire logic [8:0]    elen   = berr_q ? 9'd0 : d.len;
+  wire logic [NW-1:0] pwords = NW'((10'(elen) + 10'd7) >> 3);
 
   canopy_pkg::hdr_t h;
   always_comb begin
@@ -315,10 +361,10 @@ module canopy_get_server #(
     h.ptype  = canopy_pkg::PKT_GET_RESP;
     h.dst    = canopy_pkg::coords_t'(d.dst);
     h.src    = my_coord_i;
-    h.len    = d.len;
+    h.len    = elen;
     h.offset = d.reply;
     h.flags[canopy_pkg::FlagLast]     = d.last;
-    h.rflags[canopy_pkg::RflagFailed] = d.failed;
+    h.rflags[canopy_pkg::RflagFailed] = d.failed || berr_q;
   end
 
   always_comb begin
@@ -331,8 +377,13 @@ module canopy_get_server #(
     desc_pop  = 1'b0;
     release_w = 1'b0;
     release_n = d.nwords;
+    err_pop   = 1'b0;
+    skip      = 1'b0;
     unique case (bstate_q)
-      BIdle: if (desc_valid && avail >= (BPtrW + 1)'(d.nwords)) bstate_d = BHdr0;
+      BIdle: if (desc_valid && avail >= (BPtrW + 1)'(d.nwords) && (d.nwords == '0 || err_valid)) begin
+        err_pop  = d.nwords != '0;
+        bstate_d = BHdr0;
+      end
       BHdr0: if (room && !(s2_valid_q && s2_emit_q)) begin
         hdr_push = 1'b1;
         hdr_word = {1'b0, h[63:0]};
@@ -343,8 +394,10 @@ module canopy_get_server #(
         hdr_word = {pwords == '0, h[127:64]};
         k_d      = '0;
         if (pwords == '0) begin
-          desc_pop = 1'b1;
-          bstate_d = BIdle;
+          desc_pop  = 1'b1;
+          skip      = berr_q;   // the refused chunk's words leave the buffer unread
+          release_w = berr_q;
+          bstate_d  = BIdle;
         end else begin
           bstate_d = BData;
         end
@@ -380,6 +433,7 @@ module canopy_get_server #(
 
   always_ff @(posedge clk_i) begin
     k_q <= k_d;
+    if (bstate_q == BIdle && bstate_d == BHdr0) berr_q <= err_pop && err_bit;
     if (step) begin
       s2_real_q   <= step_real;
       s2_emit_q   <= k_q != '0;
@@ -426,9 +480,13 @@ module canopy_get_server #(
     else r_due_q <= r_due_q + ((m_axi_arvalid_o && m_axi_arready_i) ? (FreeW+5)'(beats) : '0)
                     - (FreeW+5)'(m_axi_rvalid_i);
   end
-  wire logic unused_r = ^{m_axi_rid_i, m_axi_rresp_i, m_axi_rlast_i, s2_pair[127:64]};
+  wire logic unused_r = ^{m_axi_rid_i, m_axi_rresp_i[0], m_axi_rlast_i, s2_pair[127:64], arr_ready,
+                          err_ready};
 
   `CANOPY_ASSERT(a_r_expected, !m_axi_rvalid_i || r_due_q != '0, "read data without an outstanding read")
+  `CANOPY_ASSERT(a_r_tracked, !m_axi_rvalid_i || arr_valid, "read data for no planned chunk")
+  `CANOPY_ASSERT(a_arr_room, !(desc_push && desc_in.nwords != '0) || arr_ready, "chunk tracker overflow")
+  `CANOPY_ASSERT(a_err_room, !arr_pop || err_ready, "chunk error queue overflow")
   `CANOPY_ASSERT(a_buf_bound, 32'(avail) + 32'(free_q) <= BufWords, "read data beyond the reserved buffer words")
   `CANOPY_ASSERT(a_burst, !m_axi_arvalid_o || (beats != '0 && beats <= NW'(MaxBeats)
                  && 13'(ar_addr_q[11:0]) + 13'({beats, 3'b000}) <= 13'd4096),

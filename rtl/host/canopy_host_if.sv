@@ -241,7 +241,9 @@ module canopy_host_if #(
   localparam int unsigned CGetsFailed   = 23;
   localparam int unsigned CAmosServed   = 24;
   localparam int unsigned CErrInjLen    = 25;  // folded into ERR_BAD_LEN with the router's count
-  localparam int unsigned NumCnt        = 26;
+  localparam int unsigned CErrDmaWrite  = 26;
+  localparam int unsigned CErrDmaRead   = 27;
+  localparam int unsigned NumCnt        = 28;
   logic [NumCnt-1:0][63:0]   cnt_q;
   logic [NumCnt-1:0][CntW-1:0] cnt_inc;
 
@@ -274,6 +276,8 @@ module canopy_host_if #(
     .get_wb_base_set_o (get_wb_set),
     .inj_mode_o       (inj_mode),
     .err_get_bounds_i (cnt_q[CErrGetBounds]),
+    .err_dma_write_i  (cnt_q[CErrDmaWrite]),
+    .err_dma_read_i   (cnt_q[CErrDmaRead]),
     .err_get_dropped_i(cnt_q[CErrGetDropped]),
     .gets_served_i    (cnt_q[CGetsServed]),
     .get_resps_i      (cnt_q[CGetResps]),
@@ -462,7 +466,8 @@ module canopy_host_if #(
   // ---------------------------------------------------------------- gets served here
   logic                  gpush_valid, gpush_ok, gmark, ghead_valid, ghead_take, gback_valid;
   logic                  gback_ready, gretire, gtable_busy, gserver_busy, ev_get_served;
-  logic                  srv_take, amo_take, aretire, amo_busy, ev_amo_served;
+  logic                  srv_take, amo_take, aretire, amo_busy, ev_amo_answered, ev_amo_failed;
+  logic                  ev_amo_read_err, ev_get_read_err;
   logic [11:0]           aretire_idx;
   logic [GetIdW-1:0]     gpush_idx;
   logic [11:0]           gretire_idx;
@@ -564,6 +569,8 @@ module canopy_host_if #(
     .m_axi_arready_i (amo_arready),
     .rvalid_i        (amo_rvalid),
     .rdata_i         (m_axi_rdata_i),
+    .rresp_i         (m_axi_rresp_i),
+    .err_read_o      (ev_amo_read_err),
     .wr_valid_o      (amo_wr_valid),
     .wr_ready_i      (amo_wr_ready),
     .wr_addr_o       (amo_wr_addr),
@@ -577,7 +584,8 @@ module canopy_host_if #(
     .out_flit_o      (amo_out_flit),
     .out_last_o      (amo_out_last),
     .out_vc_o        (amo_out_vc),
-    .served_o        (ev_amo_served),
+    .served_o        (ev_amo_answered),
+    .failed_o        (ev_amo_failed),
     .busy_o          (amo_busy)
   );
 
@@ -612,6 +620,7 @@ module canopy_host_if #(
     .out_last_o   (srv_out_last),
     .out_vc_o     (srv_out_vc),
     .served_o     (ev_get_served),
+    .err_read_o   (ev_get_read_err),
     .busy_o       (gserver_busy)
   );
 
@@ -640,7 +649,7 @@ module canopy_host_if #(
   logic [63:0]     ej_req_addr, ej_data;
   logic [LenW-1:0] ej_req_len;
   logic [TagW-1:0] ej_req_tag;
-  logic            done_valid;
+  logic            done_valid, done_err, ev_dma_write_err;
   logic [TagW-1:0] done_tag;
   logic            ev_rx_flit, ev_rx_pkt, ev_rx_put, ev_ej_written, ev_dma_bounds, ev_ej_noring;
   logic            ev_ej_doorbell;
@@ -685,6 +694,7 @@ module canopy_host_if #(
     .data_o           (ej_data),
     .done_valid_i     (done_valid),
     .done_tag_i       (done_tag),
+    .done_err_i       (done_err),
     .ack_valid_o      (ack_inc_valid),
     .ack_ok_o         (ack_inc_ok),
     .ack_src_o        (ack_inc_src),
@@ -849,6 +859,8 @@ module canopy_host_if #(
     .data_i       (dma_data),
     .done_valid_o (done_valid),
     .done_tag_o   (done_tag),
+    .done_err_o   (done_err),
+    .err_resp_o   (ev_dma_write_err),
     .m_axi_awid_o, .m_axi_awaddr_o, .m_axi_awlen_o, .m_axi_awsize_o, .m_axi_awburst_o,
     .m_axi_awcache_o, .m_axi_awprot_o, .m_axi_awvalid_o, .m_axi_awready_i,
     .m_axi_wdata_o, .m_axi_wstrb_o, .m_axi_wlast_o, .m_axi_wvalid_o, .m_axi_wready_i,
@@ -896,8 +908,10 @@ module canopy_host_if #(
     cnt_inc[CReducesDone]  = CntW'(ev_result);
     cnt_inc[CErrGetBounds] = CntW'(ev_get_bounds);
     cnt_inc[CErrGetDropped] = CntW'(ev_get_dropped);
-    cnt_inc[CGetsServed]   = CntW'(ev_get_served) + CntW'(ev_amo_served);
-    cnt_inc[CAmosServed]   = CntW'(ev_amo_served);
+    cnt_inc[CGetsServed]   = CntW'(ev_get_served) + CntW'(ev_amo_answered);
+    cnt_inc[CAmosServed]   = CntW'(ev_amo_answered && !ev_amo_failed);
+    cnt_inc[CErrDmaWrite]  = CntW'(ev_dma_write_err);
+    cnt_inc[CErrDmaRead]   = CntW'(ev_get_read_err) + CntW'(ev_amo_read_err);
     cnt_inc[CGetResps]     = CntW'(ev_get_resp);
     cnt_inc[CGetsDone]     = CntW'(ev_get_done);
     cnt_inc[CGetsFailed]   = CntW'(ev_get_failed);

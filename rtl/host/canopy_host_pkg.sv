@@ -36,6 +36,7 @@ package canopy_host_pkg;
   localparam logic [DmaKindBits-1:0] DmaGetFail = 4'd10; // marker of a last GET_RESP that failed or was refused
   localparam logic [DmaKindBits-1:0] DmaGetMark = 4'd11; // marker of an accepted GET request
   localparam logic [DmaKindBits-1:0] DmaAmo     = 4'd12; // the new value an atomic writes back (canopy_amo_unit)
+  localparam logic [DmaKindBits-1:0] DmaGetBad  = 4'd13; // marker of a FAILED GET_RESP that is not its get's last (a refused read at the target)
 
   // A DMA tag: what completed, and for a PUT whether its source asked for an ACK and who
   // the source is (its coordinates, as in the packet header).

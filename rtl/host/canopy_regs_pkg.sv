@@ -13,7 +13,7 @@ package canopy_regs_pkg;
   localparam logic [31:0] Magic           = 32'h43504E59;
   localparam int unsigned BlockType       = 1;
   localparam int unsigned VersionMajor    = 1;
-  localparam int unsigned VersionMinor    = 3;
+  localparam int unsigned VersionMinor    = 4;
 
   localparam int unsigned RegId = 'h000;
   localparam int unsigned IdMagicLsb = 0, IdMagicWidth = 32;
@@ -80,6 +80,7 @@ package canopy_regs_pkg;
   localparam int unsigned RegErrReduce = 'h160;
   localparam int unsigned RegErrGetBounds = 'h168;
   localparam int unsigned RegErrGetDropped = 'h170;
+  localparam int unsigned RegErrDmaWrite = 'h178;
   localparam int unsigned RegTxPkts = 'h180;
   localparam int unsigned RegTxFlits = 'h188;
   localparam int unsigned RegRxPkts = 'h190;
@@ -96,6 +97,7 @@ package canopy_regs_pkg;
   localparam int unsigned RegGetsFailed = 'h1E8;
   localparam int unsigned RegReducesRefused = 'h1F0;
   localparam int unsigned RegAmosServed = 'h1F8;
+  localparam int unsigned RegErrDmaRead = 'h200;
 endpackage
 /* verilator lint_on UNUSEDPARAM */
 

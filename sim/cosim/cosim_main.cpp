@@ -66,6 +66,8 @@ struct Options {
     canopy::FaultOptions faults;  // protected-link builds only (LINK_PROTECT=1)
     uint64_t fault_seed = 1;
     bool verbose = false;
+    struct DmaFault { unsigned node; uint64_t off, bytes; };
+    std::vector<DmaFault> dma_faults;  // --dma-fault: window ranges the host's bridge refuses
     std::string activity_path;       // --activity: per-window bus activity, JSON lines
     uint64_t activity_window = 256;  // cycles per --activity line
     std::vector<char *> program;
@@ -78,7 +80,7 @@ struct Options {
                  "                    [--mmio-write-ns T] [--mmio-read-ns T] [--dma-write-ns T] [--dma-read-ns T]\n"
                  "                    [--arena-mb M] [--pe-timeout-s S] [--jitter-ns T [--seed N]] [--verbose]\n"
                  "                    [--ber X] [--burst-rate X] [--burst-len N] [--drop X] [--fault-seed N]\n"
-                 "                    [--activity FILE [--activity-window N]]\n"
+                 "                    [--activity FILE [--activity-window N]] [--dma-fault NODE:OFFSET:BYTES]...\n"
                  "                    -- program [args]\n",
                  msg);
     std::exit(2);
@@ -133,12 +135,26 @@ Options parse(int argc, char **argv) {
             if (i + 1 >= argc) usage("missing value for --activity");
             o.activity_path = argv[++i];
         } else if (a == "--activity-window") o.activity_window = static_cast<uint64_t>(num("--activity-window"));
-        else usage(("unknown option " + a).c_str());
+        else if (a == "--dma-fault") {
+            // NODE:OFFSET:BYTES, numbers in C notation (0x...): bytes of NODE's DMA window its
+            // host's bridge refuses (SLVERR); repeatable.
+            if (i + 1 >= argc) usage("missing value for --dma-fault");
+            const char *v = argv[++i];
+            char *end = nullptr;
+            unsigned long long node = std::strtoull(v, &end, 0), off = 0, bytes = 0;
+            bool ok = *end == ':';
+            if (ok) off = std::strtoull(end + 1, &end, 0), ok = *end == ':';
+            if (ok) bytes = std::strtoull(end + 1, &end, 0), ok = *end == '\0' && bytes > 0;
+            if (!ok) usage("--dma-fault wants NODE:OFFSET:BYTES (BYTES > 0)");
+            o.dma_faults.push_back({static_cast<unsigned>(node), off, bytes});
+        } else usage(("unknown option " + a).c_str());
     }
     if (!o.torus.ndims) usage("no --torus given");
     if (o.program.empty()) usage("no program given");
     if (o.clock_mhz == 0) usage("--clock-mhz must be positive");
     if (o.activity_window == 0) usage("--activity-window must be positive");
+    for (const auto &f : o.dma_faults)
+        if (f.node >= o.torus.nodes()) usage(("--dma-fault: node " + std::to_string(f.node) + " is not in the torus").c_str());
     if (o.faults.any() && !CANOPY_LINK_PROTECT) usage("fault options need a protected-link build (canopy-run --link-protect)");
     if (o.faults.ber < 0 || o.faults.ber > 0.5 || o.faults.burst_rate < 0 || o.faults.burst_rate > 0.5 ||
         o.faults.drop < 0 || o.faults.drop > 0.5 || o.faults.burst_len < 2)
@@ -223,6 +239,7 @@ public:
             sem_init(&s->pe[n].done, 1, 0);
             hosts_.emplace_back((*tiles_)[n], n, mem_.arena(n), s->arena_bytes, kArenaBusBase, t);
         }
+        for (const auto &f : o.dma_faults) hosts_[f.node].set_fault(f.off, f.bytes);
         pes_.resize(nodes_);
         if (!o.activity_path.empty() && !(activity_ = std::fopen(o.activity_path.c_str(), "w")))
             throw std::runtime_error("cannot write " + o.activity_path + ": " + std::strerror(errno));
@@ -554,6 +571,12 @@ int Cosim::run() {
     }
     tiles_->final();
     if (CANOPY_LINK_PROTECT && (o_.verbose || o_.faults.any())) report_links();
+    if (!o_.dma_faults.empty()) {
+        uint64_t w = 0, r = 0;
+        for (const auto &h : hosts_) w += h.refused_writes(), r += h.refused_reads();
+        std::fprintf(stderr, "canopy-cosim: --dma-fault: %" PRIu64 " DMA write bursts and %" PRIu64
+                     " read bursts refused (SLVERR)\n", w, r);
+    }
     if (o_.verbose || failed_)
         std::fprintf(stderr, "canopy-cosim: %u PEs, %" PRIu64 " cycles (%.1f us simulated): %s\n", nodes_,
                      cycle_, now_ns() / 1000.0, failed_ ? "FAILED" : "ok");

@@ -1,6 +1,8 @@
 // pcie_host.cpp: see pcie_host.hpp.
 #include "pcie_host.hpp"
 
+#include "canopy_regs.h"
+
 #include <cstdio>
 #include <cstring>
 
@@ -12,6 +14,7 @@ namespace {
 constexpr unsigned kMaxBurstWords = 32;  // 256 bytes: one TLP at the usual max payload
 constexpr unsigned kAxiSize8 = 3;        // AxSIZE for 8-byte beats
 constexpr unsigned kAxiIncr = 1;
+constexpr unsigned kAxiSlverr = 2;      // xRESP: the slave refused the access
 constexpr size_t kMaxReadBursts = 32;    // read tags of the bridge
 }  // namespace
 
@@ -24,6 +27,10 @@ uint64_t PcieHost::jitter() {
 }
 
 void PcieHost::mmio_write(uint64_t now, uint32_t off, const uint8_t *data, uint32_t len) {
+    // The window's bus address, as the host registers it: refused ranges are set relative
+    // to it (set_fault).
+    if (off <= CANOPY_REG_WIN_BASE && off + len >= CANOPY_REG_WIN_BASE + 8)
+        std::memcpy(&win_base_, data + (CANOPY_REG_WIN_BASE - off), sizeof win_base_);
     for (uint32_t done = 0; done < len; done += 8 * kMaxBurstWords) {
         uint32_t n = std::min<uint32_t>(kMaxBurstWords, (len - done) / 8);
         last_mmio_at_ = std::max(last_mmio_at_, now + t_.mmio_write_cycles + jitter());
@@ -86,17 +93,27 @@ void PcieHost::drive(uint64_t now) {
     apply_dma(now);
     m_.m_axi_awready_i = 1;
     m_.m_axi_wready_i = !dma_aw_.empty();
-    m_.m_axi_bvalid_i = !b_due_.empty() && now >= b_due_.front();
-    m_.m_axi_bresp_i = 0;
+    m_.m_axi_bvalid_i = !b_due_.empty() && now >= b_due_.front().first;
+    m_.m_axi_bresp_i = b_due_.empty() ? 0 : b_due_.front().second;
 
     // DMA reads: an address while tags are free, data of the oldest burst once due.
     m_.m_axi_arready_i = reads_.size() < kMaxReadBursts;
     const bool r = !reads_.empty() && now >= reads_.front().due;
     m_.m_axi_rvalid_i = r;
-    m_.m_axi_rdata_i = r ? read_mem(reads_.front().addr) : 0;
+    const bool r_refused = r && reads_.front().refused;
+    m_.m_axi_rdata_i = r && !r_refused ? read_mem(reads_.front().addr) : 0;
     m_.m_axi_rlast_i = r && reads_.front().left == 1;
     m_.m_axi_rid_i = r ? reads_.front().id : 0;
-    m_.m_axi_rresp_i = 0;
+    m_.m_axi_rresp_i = r_refused ? kAxiSlverr : 0;
+}
+
+bool PcieHost::refused(uint64_t addr, unsigned beats) const {
+    if (!win_base_) return false;  // no window registered yet
+    for (const auto &[off, bytes] : faults_) {
+        const uint64_t lo = win_base_ + off, hi = lo + bytes;
+        if (addr < hi && addr + 8ull * beats > lo) return true;
+    }
+    return false;
 }
 
 uint64_t PcieHost::read_mem(uint64_t addr) {
@@ -159,20 +176,22 @@ void PcieHost::sample(uint64_t now) {
             errors_.push_back("DMA burst is not INCR of 8-byte beats");
         if ((addr & ~uint64_t{0xfff}) != ((addr + 8 * beats - 1) & ~uint64_t{0xfff}))
             errors_.push_back("DMA burst crosses a 4 KiB boundary");
-        dma_aw_.emplace_back(addr & ~uint64_t{7}, beats);
+        const bool no = refused(addr & ~uint64_t{7}, beats);
+        refused_writes_ += no;
+        dma_aw_.push_back(DmaAw{addr & ~uint64_t{7}, beats, no});
     }
     if (fire(m_.m_axi_wvalid_o, m_.m_axi_wready_i)) {
         last_activity_ = now;
-        auto &[addr, left] = dma_aw_.front();
-        dma_beats_.push_back(DmaBeat{now + t_.dma_write_cycles, addr, m_.m_axi_wdata_o,
-                                     static_cast<uint8_t>(m_.m_axi_wstrb_o)});
+        DmaAw &aw = dma_aw_.front();
+        dma_beats_.push_back(DmaBeat{now + t_.dma_write_cycles, aw.addr, m_.m_axi_wdata_o,
+                                     static_cast<uint8_t>(m_.m_axi_wstrb_o), aw.refused});
         last_write_apply_ = now + t_.dma_write_cycles;
-        addr += 8;
+        aw.addr += 8;
         bool last = m_.m_axi_wlast_o;
-        if ((--left == 0) != last) errors_.push_back("DMA WLAST does not match AWLEN");
-        if (left == 0) {
+        if ((--aw.left == 0) != last) errors_.push_back("DMA WLAST does not match AWLEN");
+        if (aw.left == 0) {
+            b_due_.emplace_back(now + t_.bridge_b_cycles, aw.refused ? kAxiSlverr : 0u);
             dma_aw_.pop_front();
-            b_due_.push_back(now + t_.bridge_b_cycles);
         }
     }
     if (fire(m_.m_axi_bvalid_i, m_.m_axi_bready_o)) b_due_.pop_front();
@@ -185,9 +204,11 @@ void PcieHost::sample(uint64_t now) {
         if ((addr & 7) || (addr & ~uint64_t{0xfff}) != ((addr + 8 * beats - 1) & ~uint64_t{0xfff}))
             errors_.push_back("DMA read burst unaligned or across a 4 KiB boundary");
         // Not before the writes accepted ahead of it have landed (they are in dma_beats_).
+        const bool no = refused(addr & ~uint64_t{7}, beats);
+        refused_reads_ += no;
         reads_.push_back(ReadBurst{addr & ~uint64_t{7}, beats,
                                    std::max(now + t_.dma_read_cycles + jitter(), last_write_apply_ + 1),
-                                   static_cast<unsigned>(m_.m_axi_arid_o)});
+                                   static_cast<unsigned>(m_.m_axi_arid_o), no});
     }
     if (fire(m_.m_axi_rvalid_i, m_.m_axi_rready_o)) {
         last_activity_ = now;
@@ -200,7 +221,9 @@ void PcieHost::sample(uint64_t now) {
 void PcieHost::apply_dma(uint64_t now) {
     while (!dma_beats_.empty() && dma_beats_.front().apply_at <= now) {
         const DmaBeat &b = dma_beats_.front();
-        if (b.addr < bus_base_ || b.addr - bus_base_ + 8 > mem_bytes_) {
+        if (b.refused) {
+            // refused by the bridge: answered SLVERR, never written
+        } else if (b.addr < bus_base_ || b.addr - bus_base_ + 8 > mem_bytes_) {
             char msg[96];
             std::snprintf(msg, sizeof msg, "DMA write to bus address 0x%llx outside host memory",
                           static_cast<unsigned long long>(b.addr));

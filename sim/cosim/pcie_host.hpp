@@ -16,6 +16,11 @@
 // Every handshake follows AXI: valid stays up until ready, payload stable meanwhile.
 // A DMA write or read outside the PE's host memory is a device bug (an IOMMU fault on a
 // board): it is dropped (a read returns zeros) and reported as a simulation error.
+// Refused ranges (--dma-fault, set_fault): parts of the PE's registered DMA window (offsets
+// from WIN_BASE as the host last wrote it) that the bridge refuses, as a board's IOMMU or
+// bridge refuses an unmapped page: a write burst that touches one is answered
+// SLVERR and none of its beats lands; a read burst that touches one returns zeros with
+// SLVERR on every beat. That is the device's input to handle, not a simulation error.
 #pragma once
 
 #include <cstdint>
@@ -64,6 +69,11 @@ public:
     };
     Activity take_activity() { Activity a = activity_; activity_ = {}; return a; }
 
+    // Refuse DMA to [off, off + bytes) of the DMA window (offsets from WIN_BASE).
+    void set_fault(uint64_t off, uint64_t bytes) { faults_.emplace_back(off, bytes); }
+    uint64_t refused_writes() const { return refused_writes_; }  // write bursts answered SLVERR
+    uint64_t refused_reads() const { return refused_reads_; }    // read bursts answered SLVERR
+
     bool busy() const;                   // anything in flight, either direction
     uint64_t last_activity() const { return last_activity_; }
     uint64_t writes_applied() const { return writes_applied_; }  // DMA write beats landed in host memory
@@ -79,13 +89,21 @@ private:
     struct DmaBeat {
         uint64_t apply_at, addr, data;
         uint8_t strb;
+        bool refused;      // its burst touched a refused range: it never lands
     };
     struct ReadBurst {
         uint64_t addr;     // next beat's address
         unsigned left;     // beats still to return
         uint64_t due;      // first cycle its data may return
         unsigned id;       // ARID, returned as RID
+        bool refused;      // zeros with SLVERR
     };
+    struct DmaAw {
+        uint64_t addr;     // next beat's address
+        unsigned left;     // beats still to come
+        bool refused;
+    };
+    bool refused(uint64_t addr, unsigned beats) const;
     enum class ReadState { Idle, Queued, Issued, Returned };
 
     void apply_dma(uint64_t now);
@@ -107,10 +125,13 @@ private:
     bool ar_sent_ = false;
 
     // DMA (device -> host)
-    std::deque<std::pair<uint64_t, unsigned>> dma_aw_;  // (address, beats left)
+    std::deque<DmaAw> dma_aw_;
     uint64_t dma_next_addr_ = 0;
     std::deque<DmaBeat> dma_beats_;
-    std::deque<uint64_t> b_due_;
+    std::deque<std::pair<uint64_t, unsigned>> b_due_;  // (when, BRESP)
+    std::vector<std::pair<uint64_t, uint64_t>> faults_;  // refused (offset, bytes)
+    uint64_t refused_writes_ = 0, refused_reads_ = 0;
+    uint64_t win_base_ = 0;  // WIN_BASE as the host wrote it (0: none yet)
     uint64_t last_write_apply_ = 0;     // when the newest accepted write beat lands
     std::deque<ReadBurst> reads_;
 

@@ -19,7 +19,9 @@
 // its aligned byte range, completions in order with the right tag and only after the last
 // burst's response. At the end: every requested byte written exactly once with its value,
 // and no other byte ever written; coverage (8 outstanding, zero-length requests, 4 KiB
-// crossings, both sources) reached.
+// crossings, both sources) reached. Some phases answer a share of the bursts with SLVERR or
+// DECERR: each completion's done_err_o must say whether any burst of its request was, and
+// err_resp_o must pulse once per such burst.
 #include <algorithm>
 #include <vector>
 
@@ -44,6 +46,7 @@ struct Req {
     unsigned len, src, tag;
     uint64_t aligned_end;    // end of the last beat's 8 bytes
     bool b_complete = false; // the response of its last burst has returned
+    bool b_err = false;      // a burst of it was answered with SLVERR or DECERR
     bool accepted = false;
 };
 
@@ -123,6 +126,8 @@ class DmaWriterTest {
             {100, 100, 100, 300, false},// long responses: 8 bursts outstanding
             {60, 60, 60, 40, false},
             {0, 0, 0, 0, true},         // full stall
+            {100, 100, 100, 0, false, 30},  // error responses
+            {60, 60, 60, 300, false, 10},   // error responses, many outstanding
         };
         static const unsigned kDataPct[] = {100, 100, 60, 20};
         static const unsigned kReqPct[] = {100, 80, 30};
@@ -174,6 +179,8 @@ class DmaWriterTest {
         const bool data_hs = tb_.data_valid_i && tb_.data_ready_o;
         const bool done    = tb_.done_valid_o;
         const unsigned done_tag = tb_.done_tag_o;
+        const bool done_err = tb_.done_err_o;
+        err_pulses_ += tb_.err_resp_o;
 
         tb_.clk_i = 1;
         tb_.eval();
@@ -193,7 +200,7 @@ class DmaWriterTest {
             account_burst(slave_.responded.front());
             slave_.responded.pop_front();
         }
-        if (done) check_done(done_tag);
+        if (done) check_done(done_tag, done_err);
     }
 
     // A write response came back: it must be the next burst of the oldest request whose
@@ -207,6 +214,10 @@ class DmaWriterTest {
         if (b.addr != resp_pos_)
             v_.fail("request %u: burst at 0x%" PRIx64 ", expected 0x%" PRIx64, resp_req_, b.addr, resp_pos_);
         resp_pos_ += 8ull * b.beats;
+        if (b.resp >= 2) {
+            r.b_err = true;
+            err_bursts_++;
+        }
         if (resp_pos_ > r.aligned_end)
             v_.fail("request %u: burst runs past the request's last beat", resp_req_);
         if (resp_pos_ == r.aligned_end) {
@@ -216,7 +227,7 @@ class DmaWriterTest {
         }
     }
 
-    void check_done(unsigned tag) {
+    void check_done(unsigned tag, bool err) {
         if (next_done_ >= kRequests) v_.fail("completion after the last request");
         const Req &r = reqs_[next_done_];
         if (tag != r.tag)
@@ -224,6 +235,10 @@ class DmaWriterTest {
         if (!r.accepted) v_.fail("request %u completed before it was accepted", next_done_);
         if (r.len != 0 && !r.b_complete)
             v_.fail("request %u completed before the response of its last burst", next_done_);
+        if (err != r.b_err)
+            v_.fail("request %u completed with done_err %d, but %s of its bursts was answered with an error",
+                    next_done_, err, r.b_err ? "one" : "none");
+        if (err) err_done_++;
         next_done_++;
         v_.progress();
     }
@@ -253,6 +268,10 @@ class DmaWriterTest {
             v_.fail("coverage: at most %u bursts outstanding, expected to reach 8", slave_.max_outstanding_seen);
         if (zero_len_ < 50 || crossings_ < 500 || src_used_[0] == 0 || src_used_[1] == 0)
             v_.fail("coverage: %u zero-length requests, %u 4 KiB crossings", zero_len_, crossings_);
+        if (err_pulses_ != err_bursts_)
+            v_.fail("err_resp_o pulsed %" PRIu64 " times for %" PRIu64 " error responses", err_pulses_, err_bursts_);
+        if (err_bursts_ < 20 || err_done_ < 20)
+            v_.fail("coverage: %" PRIu64 " error responses, %" PRIu64 " failed completions", err_bursts_, err_done_);
     }
 
     Verdict v_;
@@ -268,6 +287,7 @@ class DmaWriterTest {
     bool offering_ = false;
     unsigned data_pct_ = 100, req_pct_ = 100;
     unsigned zero_len_ = 0, crossings_ = 0;
+    uint64_t err_pulses_ = 0, err_bursts_ = 0, err_done_ = 0;
 };
 
 }  // namespace

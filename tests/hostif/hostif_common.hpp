@@ -120,6 +120,7 @@ struct AxiSlaveMix {
     unsigned aw_ready = 100, w_ready = 100, b_valid = 100;  // percent per cycle
     unsigned b_delay = 0;                                    // extra cycles, random below
     bool stall = false;                                      // refuse everything
+    unsigned b_err = 0;                                      // percent of write responses SLVERR / DECERR
 };
 
 template <class Top>
@@ -135,6 +136,7 @@ class AxiWriteSlave {
     struct Burst {
         uint64_t addr;
         unsigned beats;
+        unsigned resp;  // the BRESP it was answered with
     };
     // Called for every write response handed to the master (in order).
     std::deque<Burst> responded;
@@ -145,11 +147,13 @@ class AxiWriteSlave {
         t_.m_axi_wready_i  = !mix.stall && w_buf_.size() < 64 && rng_.chance(mix.w_ready);
         // A presented response stays until taken.
         if (!b_shown_ && !b_.empty() && b_.front().due <= now_ && !mix.stall &&
-            rng_.chance(mix.b_valid))
+            rng_.chance(mix.b_valid)) {
             b_shown_ = true;
+            b_resp_  = rng_.chance(mix.b_err) ? 2 + rng_.below(2) : 0;  // SLVERR or DECERR
+        }
         t_.m_axi_bvalid_i = b_shown_;
         t_.m_axi_bid_i    = 0;
-        t_.m_axi_bresp_i  = 0;
+        t_.m_axi_bresp_i  = b_shown_ ? b_resp_ : 0;
     }
 
     // After the combinational settle, before the edge: handshakes of this cycle.
@@ -181,7 +185,7 @@ class AxiWriteSlave {
     void commit() {
         now_++;
         if (b_taken_) {
-            responded.push_back(Burst{b_.front().addr, b_.front().beats});
+            responded.push_back(Burst{b_.front().addr, b_.front().beats, b_resp_});
             b_.pop_front();
             b_shown_ = false;
             outstanding_--;
@@ -233,6 +237,7 @@ class AxiWriteSlave {
     std::deque<W> w_buf_;
     std::deque<B> b_;
     bool b_shown_ = false, b_taken_ = false;
+    unsigned b_resp_ = 0;
     unsigned outstanding_ = 0;
     uint64_t now_ = 0;
 };
