@@ -145,6 +145,10 @@ def declare():
         # Remote atomics in the host interface: every op and size, contention with exact
         # counts, put-then-flag order, refusals, raw malformed atomics.
         t.append(Test(f"driver-{torus}-amo", f"{run} build/tests/driver/amo", build, timeout=300))
+        # DMA the host refuses (BRESP / RRESP errors): puts, gets and atomics fail cleanly,
+        # counted at the target (ERR_DMA_WRITE / ERR_DMA_READ), nothing written.
+        t.append(Test(f"driver-{torus}-dma-fault", f"{run} --dma-fault 1:0x10000:0x1000 build/tests/driver/dma_fault",
+                      build, timeout=300))
     # Hardware broadcast from every root, 1 B to 256 KiB (fabric manager trees, both
     # programming modes), on 2D and 3D tori up to 27 nodes.
     # On the larger tori every root gets fewer sizes (4x4: one packet, a packet and a byte,

@@ -140,7 +140,9 @@ int canopy_amo(canopy_dev *dev, int node, uint64_t offset, unsigned op, unsigned
  * data, if any, in this node's window). Refusals are reported by canopy_quiet. */
 int canopy_amo_wait(canopy_dev *dev, int node, uint64_t timeout_ns);
 /* An atomic that returns the old value in *old: canopy_amo with the reply at reply_offset
- * (scratch: 8 bytes of this node's window), then canopy_amo_wait, then the value read. */
+ * (scratch: 8 bytes of this node's window), then canopy_amo_wait, then the value read.
+ * CANOPY_EREFUSED (and *old untouched) if it failed at its target (refused there, or its
+ * host refused the read), or if another of this node's gets did meanwhile. */
 int canopy_amo_fetch(canopy_dev *dev, int node, uint64_t offset, unsigned op, unsigned size, uint64_t operand,
                      uint64_t compare, uint64_t reply_offset, uint64_t *old, uint64_t timeout_ns);
 
@@ -218,6 +220,9 @@ struct canopy_counters {
     uint64_t reduces_refused; /* reduces this node's router refused (accumulators full): re-issued */
     uint64_t err_get_bounds, err_get_dropped, gets_served, get_resps, gets_done, gets_failed;
     uint64_t amos_served;
+    /* DMA bursts (writes) and beats (reads) the host refused (BRESP / RRESP an error: the
+     * bridge or the IOMMU); 0 on a device before 1.4, which does not check them. */
+    uint64_t err_dma_write, err_dma_read;
 };
 int canopy_counters(canopy_dev *dev, struct canopy_counters *c);
 

@@ -293,6 +293,10 @@ int canopy_counters(canopy_dev *dev, struct canopy_counters *c)
     c->reduces_refused = 0; /* a device before 1.2 has no such register (and refuses nothing) */
     if (dev->caps.version_minor >= 2 && (rc = csr_read(dev, CANOPY_REG_REDUCES_REFUSED, &c->reduces_refused)))
         return rc;
+    c->err_dma_write = c->err_dma_read = 0;
+    if (dev->caps.version_minor >= 4 && ((rc = csr_read(dev, CANOPY_REG_ERR_DMA_WRITE, &c->err_dma_write)) ||
+                                         (rc = csr_read(dev, CANOPY_REG_ERR_DMA_READ, &c->err_dma_read))))
+        return rc;
     return CANOPY_OK;
 }
 
@@ -625,6 +629,19 @@ int canopy_amo_fetch(canopy_dev *dev, int node, uint64_t offset, unsigned op, un
     if (!old || reply_offset == CANOPY_AMO_NO_REPLY) return usable(dev) ? usable(dev) : CANOPY_EINVAL;
     int rc = canopy_amo(dev, node, offset, op, size, operand, compare, reply_offset);
     if (rc || (rc = canopy_amo_wait(dev, node, timeout_ns))) return rc;
+    /* An atomic answered FAILED (its target's host refused the read: ERR_DMA_READ there)
+     * writes no value: the gets-failed count in the writeback block says so. That word is
+     * written with the gets-done count, so once it counts every get and atomic issued it
+     * holds this one's outcome (a failure of another get still outstanding is reported
+     * here too, and consumed as canopy_quiet would). */
+    if ((rc = canopy_dev_wait(dev, wb_word(dev, WB_GETS), WB_ACKED_MASK, CANOPY_CMP_GE,
+                              dev->gets_issued & WB_ACKED_MASK, timeout_ns)))
+        return rc;
+    const uint64_t gfailed = *wb_word(dev, WB_GETS) >> WB_FAILED_SHIFT;
+    if (gfailed != dev->gets_failed_seen) {
+        dev->gets_failed_seen = gfailed;
+        return CANOPY_EREFUSED;
+    }
     const uint8_t *p = (const uint8_t *)dev->win.vaddr + reply_offset;
     if (size == 4) {
         uint32_t v;
