@@ -59,6 +59,9 @@ module canopy_writeback (
   logic                     whole;          // WB_BASE changed: write the whole block
   logic [2:0]               first, last;    // of range_q: the request's first and last word
   logic [3:0]               nwords;         // words in the request, 1..8
+  logic                     loaded_q;       // out_q holds the word at word_q
+  logic [2:0]               word_q;         // block word offered now
+  logic [63:0]              out_q;          // that word
 
   assign vals  = {{gets_failed_i[23:0], gets_done_i[39:0]}, ej_written_i, rx_puts_i, puts_failed_i,
                   {puts_failed_i[23:0], puts_acked_i[39:0]}, inj_head_i};
@@ -105,16 +108,43 @@ module canopy_writeback (
     end
   end
 
-  wire logic [2:0] word = first + idx_q[2:0];
+  // The offered word is a register, loaded in the request's first cycle (the writer reads
+  // a source's words no earlier than a cycle after it accepts the request) and advanced as
+  // each word is taken: the block's word select then ends at flip-flops instead of running
+  // through the DMA source multiplexer into the writer's W FIFO (the node's worst path).
+  function automatic logic [63:0] block_word(logic [2:0] w);
+    return 32'(w) < NumVals ? snap_q[w] : '0;
+  endfunction
+
+  wire logic take = data_valid_o && data_ready_i;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i || start) begin
+      loaded_q <= 1'b0;
+    end else if (state_q == WReq && !loaded_q) begin
+      loaded_q <= 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin   // datapath, not reset
+    if (state_q == WReq && !loaded_q) begin
+      word_q <= first;
+      out_q  <= block_word(first);
+    end else if (take) begin
+      word_q <= word_q + 3'd1;
+      out_q  <= block_word(word_q + 3'd1);
+    end
+  end
+
   assign req_valid_o  = state_q == WReq;
   assign req_addr_o   = base_q + {58'b0, first, 3'b000};
   assign req_len_o    = {nwords, 3'b000};
-  // The writer reads the words only once it works on this request, so they may be offered
-  // from the request on.
-  assign data_valid_o = state_q != WIdle && idx_q < nwords;
-  assign data_o       = 32'(word) < NumVals ? snap_q[word] : '0;
+  assign data_valid_o = state_q != WIdle && loaded_q && idx_q < nwords;
+  assign data_o       = out_q;
 
   `CANOPY_ASSERT(a_range, state_q == WIdle || range_q != '0, "a writeback with no word to write")
+  `CANOPY_ASSERT(a_word, !loaded_q || state_q == WIdle || word_q == first + idx_q[2:0],
+                 "the offered word is not the request's next")
   `CANOPY_ASSERT(a_done_expected, !done_i || (state_q == WFlight && idx_q == nwords),
                  "writeback completion without a writeback in flight")
 endmodule
