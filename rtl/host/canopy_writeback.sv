@@ -112,8 +112,9 @@ module canopy_writeback (
   // a source's words no earlier than a cycle after it accepts the request) and advanced as
   // each word is taken: the block's word select then ends at flip-flops instead of running
   // through the DMA source multiplexer into the writer's W FIFO (the node's worst path).
-  function automatic logic [63:0] block_word(logic [2:0] w);
-    return 32'(w) < NumVals ? snap_q[w] : '0;
+  function automatic logic [63:0] block_word(input logic [2:0] w);
+    block_word = '0;
+    for (int unsigned i = 0; i < NumVals; i++) if (32'(w) == i) block_word = snap_q[i];
   endfunction
 
   wire logic take = data_valid_o && data_ready_i;
