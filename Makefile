@@ -8,6 +8,9 @@ SHELL         := /bin/bash
 RTL_SRCS      := $(shell cat rtl/files.f)
 # Where `include files are found (the assertion macros).
 RTL_INC       := -Irtl/common
+# What a build of the RTL depends on: the sources and the headers they include. Rules
+# list $(RTL_DEPS) as prerequisites and pass $(RTL_SRCS) to the tools.
+RTL_DEPS      := $(RTL_SRCS) $(wildcard rtl/common/*.svh)
 # The Verilator builds compile their C++ through ccache (Verilator's OBJCACHE; installed
 # with Verilator by tools/ensure-deps.sh, skipped if absent): every build compiles the
 # same Verilator runtime (verilated.cpp, verilated_threads.cpp) with the same flags, 10 to

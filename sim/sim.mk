@@ -117,7 +117,7 @@ define sim_pgo_build
 	@$(call sim_pgo_compile,$(2),-fprofile-use=$(CURDIR)/$(2)/pgo -fprofile-partial-training -Wno-missing-profile)
 endef
 
-build/sim/model/%/canopy-fabric: $(RTL_SRCS) $(SIM_SV_TOP) $(SIM_CXX_SRCS) $(SIM_HDRS) | deps-sim
+build/sim/model/%/canopy-fabric: $(RTL_DEPS) $(SIM_SV_TOP) $(SIM_CXX_SRCS) $(SIM_HDRS) | deps-sim
 	$(if $(findstring -pgo,$*),$(call sim_pgo_build,$(call sim_model_ndims,$*),build/sim/model/$*),\
 	  $(call sim_verilate,$(call sim_model_ndims,$*),build/sim/model/$*,--build -j $(SIM_JOBS)))
 
@@ -186,7 +186,7 @@ define cosim_verilate
 	  || { tail -n 40 build/cosim/model/$(1)/build.log; exit 1; }
 endef
 
-build/cosim/model/%/canopy-cosim: $(RTL_SRCS) $(COSIM_SV_TOP) $(COSIM_CXX_SRCS) $(COSIM_HDRS) | deps-sim
+build/cosim/model/%/canopy-cosim: $(RTL_DEPS) $(COSIM_SV_TOP) $(COSIM_CXX_SRCS) $(COSIM_HDRS) | deps-sim
 	$(call cosim_verilate,$*)
 
 # The launchers (see the top): build/cosim/3x3-L1/canopy-cosim runs model/d2-n256-L1.

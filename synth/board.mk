@@ -37,7 +37,7 @@ bitstream: $(BOARD_CFG)/report.json
 	@echo "bitstream: $(BOARD_BIT)"
 
 # (a) The netlist: the vendor cells (EHXPLLL) from Yosys' ECP5 library, then the RTL.
-$(BOARD_CFG)/board.json: $(RTL_SRCS) $(BOARD_RTL) rtl/board/$(BOARD_TOP).sv synth/ecp5.ys rtl/board/$(BOARD).mk | deps-synth
+$(BOARD_CFG)/board.json: $(RTL_DEPS) $(BOARD_RTL) rtl/board/$(BOARD_TOP).sv synth/ecp5.ys rtl/board/$(BOARD).mk | deps-synth
 	@mkdir -p $(@D)
 	@echo "  YOSYS   synth_ecp5, $(BOARD_TOP) ($(BOARD_SIZE_X)x$(BOARD_SIZE_Y) torus; log: $(@D)/yosys.log; about 10 minutes)"
 	@$(SYNTH_YOSYS) -Q -q -l $(@D)/yosys.log \

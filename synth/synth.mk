@@ -97,7 +97,7 @@ endef
 define synth_rules
 # (a) Generic synthesis (router only: the node's host rings would be flip-flops here):
 # per-module and total cell statistics.
-$(call synth_cfg_dir,$(1))/generic-stat.txt: $(RTL_SRCS) synth/generic.ys | deps-synth
+$(call synth_cfg_dir,$(1))/generic-stat.txt: $(RTL_DEPS) synth/generic.ys | deps-synth
 	@mkdir -p $$(@D)
 	@echo "  YOSYS   generic synthesis, $(1) NumDims=$(SYNTH_NUM_DIMS) (log: $$(@D)/generic.log)"
 	@$(SYNTH_YOSYS) -Q -q -l $$(@D)/generic.log \
@@ -107,7 +107,7 @@ $(call synth_cfg_dir,$(1))/generic-stat.txt: $(RTL_SRCS) synth/generic.ys | deps
 	@mv $$@.tmp $$@
 
 # (b) ECP5: synth_ecp5 netlist, then out-of-context place and route.
-$(call synth_cfg_dir,$(1))/ecp5.json: $(RTL_SRCS) synth/ecp5.ys | deps-synth
+$(call synth_cfg_dir,$(1))/ecp5.json: $(RTL_DEPS) synth/ecp5.ys | deps-synth
 	@mkdir -p $$(@D)
 	@echo "  YOSYS   synth_ecp5, $(1) NumDims=$(SYNTH_NUM_DIMS) (log: $$(@D)/ecp5.log)"
 	@$(SYNTH_YOSYS) -Q -q -l $$(@D)/ecp5.log \

@@ -17,7 +17,7 @@ BOARD_SIM_BIN  := $(BOARD_SIM_DIR)/canopy-board-sim
 BOARD_CPB      := $(shell echo $$(( ($(BOARD_CLOCK_HZ) + $(BOARD_BAUD) / 2) / $(BOARD_BAUD) )))
 BOARD_CORE_PARAMS := -GClockHz=$(BOARD_CLOCK_HZ) -GBaudRate=$(BOARD_BAUD)
 
-$(BOARD_SIM_BIN): $(RTL_SRCS) $(BOARD_RTL) sim/board/board_main.cpp rtl/board/$(BOARD).mk | deps-sim
+$(BOARD_SIM_BIN): $(RTL_DEPS) $(BOARD_RTL) sim/board/board_main.cpp rtl/board/$(BOARD).mk | deps-sim
 	@mkdir -p $(BOARD_SIM_DIR)
 	@echo "  VERILATE canopy_board_core ($(BOARD): $(BOARD_CLOCK_HZ) Hz, $(BOARD_BAUD) baud, $(BOARD_CPB) cycles per bit)"
 	@verilator --cc --exe --build -j $(SIM_JOBS) -Wall --assert $(RTL_INC) $(SIM_VFLAGS) \

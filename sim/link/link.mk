@@ -11,7 +11,7 @@ LINK_BIN := build/link/canopy-link
 .PHONY: link-sim
 link-sim: $(LINK_BIN)
 
-$(LINK_BIN): sim/link/link_main.cpp sim/rng.hpp sim/wire_faults.hpp $(RTL_SRCS) | deps-sim
+$(LINK_BIN): sim/link/link_main.cpp sim/rng.hpp sim/wire_faults.hpp $(RTL_DEPS) | deps-sim
 	@mkdir -p $(@D)
 	@echo "  VERILATE link"
 	@verilator --cc --exe --build -j 2 -Wall --assert $(RTL_INC) --prefix Vlink \

@@ -40,7 +40,7 @@ HOSTIF_VERILATOR_FLAGS := --cc --exe --build -j 2 -Wall --assert $(RTL_INC) --pr
 hostif_bin = $(HOSTIF_BUILD_DIR)/$(1)/hostif_test
 
 $(HOSTIF_BUILD_DIR)/%/hostif_test: $(HOSTIF_SRC_DIR)/%_test.cpp $(HOSTIF_SRC_DIR)/hostif_common.hpp sim/rng.hpp driver/include/canopy_regs.h \
-                                   $(RTL_SRCS) | deps-sim
+                                   $(RTL_DEPS) | deps-sim
 	@mkdir -p $(@D)
 	@echo "  VERILATE hostif/$*"
 	@verilator $(HOSTIF_VERILATOR_FLAGS) --top-module $(HOSTIF_TOP_$*) $(HOSTIF_PARAMS_$*) \

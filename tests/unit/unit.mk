@@ -36,7 +36,7 @@ UNIT_VERILATOR_FLAGS := --cc --exe --build -j 2 -Wall --assert $(RTL_INC) --pref
   -CFLAGS "-std=c++17 -Wall -Wextra -I$(CURDIR)/$(UNIT_SRC_DIR) -I$(CURDIR)/sim -I$(CURDIR)/driver/include"
 
 $(UNIT_BUILD_DIR)/%/unit_test: $(UNIT_SRC_DIR)/canopy_unit_%_tb.sv $(UNIT_SRC_DIR)/%_test.cpp \
-                           $(UNIT_SRC_DIR)/unit_common.hpp $(UNIT_SRC_DIR)/route_ref.hpp $(UNIT_SRC_DIR)/coll_model.hpp sim/rng.hpp driver/include/canopy_packet.h $(RTL_SRCS) | deps-sim
+                           $(UNIT_SRC_DIR)/unit_common.hpp $(UNIT_SRC_DIR)/route_ref.hpp $(UNIT_SRC_DIR)/coll_model.hpp sim/rng.hpp driver/include/canopy_packet.h $(RTL_DEPS) | deps-sim
 	@mkdir -p $(@D)
 	@echo "  VERILATE unit/$*"
 	@verilator $(UNIT_VERILATOR_FLAGS) --top-module canopy_unit_$*_tb \
