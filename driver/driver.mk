@@ -53,6 +53,6 @@ build/tests/driver/%: tests/driver/%.c tests/driver/test_util.h build/driver-asa
 	@mkdir -p $(@D)
 	$(DRV_CC) $(DRV_TEST_CFLAGS) -Ifw/include $< $(FW_SRCS) build/driver-asan/libcanopy.a $(DRV_LIBS) -o $@
 
-DRIVER_TESTS := put_sizes adversarial misuse rings bcast coll_rules reduce get amo dma_fault
+DRIVER_TESTS := put_sizes adversarial misuse rings bcast coll_rules coll_fail reduce get amo dma_fault
 .PHONY: driver-tests-build
 driver-tests-build: $(addprefix build/tests/driver/,$(DRIVER_TESTS)) build/driver/examples/put_demo

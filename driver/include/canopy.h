@@ -53,6 +53,8 @@ enum canopy_status {
     CANOPY_ENOANSWER = -17, /* serial: nothing answered on the port (no board, wrong baud rate, board off) */
     CANOPY_ECHECKSUM = -18, /* serial: frames failed their checksum on every retry (a noisy or wrong line) */
     CANOPY_EDEVTIMEOUT = -19, /* serial: the board's bridge answered that a node's bus did not respond */
+    CANOPY_ETREEDOWN = -20, /* the tree is down: a collective on it did not complete within the collective
+                               timeout (canopy_coll_set_timeout); it is retired on this node */
 };
 
 /* A short description of a status value (never NULL). */
@@ -275,6 +277,7 @@ struct canopy_coll {
     unsigned nparts;   /* reduces: the trees the call's ids are on (part[0..nparts)) */
     struct canopy_coll_part part[CANOPY_MAX_STRIPE];
     int failed;        /* a part of this call already completed with this error (0: none) */
+    uint64_t deadline_ns; /* device time (canopy_time_ns) by which it must complete */
 };
 
 /* Broadcast `size` bytes from node `root`'s `src` into the window of every member of
@@ -331,9 +334,26 @@ int canopy_allreduce(canopy_dev *dev, const struct canopy_reduce_args *a, struct
 int canopy_barrier(canopy_dev *dev, unsigned tree, uint64_t timeout_ns);
 int canopy_sync(canopy_dev *dev, unsigned tree, uint64_t timeout_ns);
 
-/* CANOPY_OK once complete, CANOPY_EAGAIN before. */
+/* CANOPY_OK once complete, CANOPY_EAGAIN before. A wait that runs out of its own
+ * timeout_ns returns CANOPY_ETIMEDOUT and leaves the collective pending (wait again). */
 int canopy_coll_test(canopy_dev *dev, struct canopy_coll *c);
 int canopy_coll_wait(canopy_dev *dev, struct canopy_coll *c, uint64_t timeout_ns);
+
+/* The collective timeout (docs/collectives.md, "When a collective cannot complete"): a
+ * broadcast, reduce, allreduce, barrier or sync that has not completed on this node
+ * timeout_ns of device time after it was issued here (a dead link in its tree, a member
+ * that never takes part) fails, and takes its tree down on this node: this node's entry of
+ * the tree is made invalid in its router (so that nothing arriving late on the tree is
+ * written here: the router drops it and counts it in ERR_COLL_TREE), every collective still
+ * pending on the tree ends with CANOPY_ETREEDOWN, its reduce ids are released, and every
+ * later call on the tree (canopy_tree_attach too) returns CANOPY_ETREEDOWN: the routers may
+ * still hold the abandoned reduces, so the tree's index stays retired until the fabric is
+ * reset; the fabric manager builds a replacement under another index. 0 restores the
+ * default, CANOPY_COLL_TIMEOUT_DEFAULT_NS. Applies to collectives issued after the call. */
+#define CANOPY_COLL_TIMEOUT_DEFAULT_NS (10ull * 1000 * 1000 * 1000)
+int canopy_coll_set_timeout(canopy_dev *dev, uint64_t timeout_ns);
+/* Whether the tree is down on this node (1), up (0), or an error (bad tree). */
+int canopy_tree_down(canopy_dev *dev, unsigned tree);
 
 /* ------------------------------------------------------------------ window alias
  * (window_alias.c) Map the window bytes [win_offset, win_offset + len) over the program's

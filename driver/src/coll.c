@@ -60,6 +60,7 @@ int canopy_tree_attach(canopy_dev *dev, unsigned tree, int root_node)
     if (rc) return rc;
     if (tree >= dev->caps.trees || root_node < 0 || root_node >= dev->nodes) return CANOPY_ERANGE;
     struct coll_tree *t = &dev->trees[tree];
+    if (t->down) return CANOPY_ETREEDOWN; /* retired: the routers may hold its abandoned reduces */
     if ((rc = canopy_tree_read(dev, tree, &t->entry))) return rc;
     t->attached = 0; /* until this entry says the node is in the tree */
     if (!canopy_tree_get_valid(t->entry)) return CANOPY_ENOTREE;
@@ -79,6 +80,57 @@ int canopy_tree_attach(canopy_dev *dev, unsigned tree, int root_node)
     return CANOPY_OK;
 }
 
+/* ------------------------------------------------------------------ the collective timeout */
+int canopy_coll_set_timeout(canopy_dev *dev, uint64_t timeout_ns)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    dev->coll_timeout_ns = timeout_ns;
+    return CANOPY_OK;
+}
+
+int canopy_tree_down(canopy_dev *dev, unsigned tree)
+{
+    int rc = usable(dev);
+    if (rc) return rc;
+    if (tree >= dev->caps.trees) return CANOPY_ERANGE;
+    return dev->trees[tree].down;
+}
+
+/* The device time by which a collective issued now must have completed here. */
+static uint64_t coll_deadline(canopy_dev *dev)
+{
+    const uint64_t t = dev->coll_timeout_ns ? dev->coll_timeout_ns : CANOPY_COLL_TIMEOUT_DEFAULT_NS;
+    return dev->hal.ops->now_ns(&dev->hal) + t;
+}
+
+/* Whether the device time is past a deadline. Asked only where a collective has not
+ * completed: in a wait, once its slice (which ends just past the deadline) has run out,
+ * and in canopy_coll_test every COLL_TEST_CLOCK_POLLS-th time (reading the clock is a
+ * frame round trip on the serial backend, and programs poll the test in loops). */
+#define COLL_TEST_CLOCK_POLLS 64
+static int past(canopy_dev *dev, uint64_t deadline_ns)
+{
+    return dev->hal.ops->now_ns(&dev->hal) >= deadline_ns;
+}
+
+static void rid_finish(struct coll_tree *t, unsigned rid, int err);
+
+/* A collective on `tree` ran out of time: take the tree down here. Its entry in this
+ * node's router becomes invalid first, so the router drops whatever still arrives on it
+ * (a late contribution's result, a broadcast that was held up) rather than write it into
+ * the window, which the program may already use for something else. Every reduce id
+ * still busy is released with CANOPY_ETREEDOWN; broadcast handles see `down`. */
+static void tree_down(canopy_dev *dev, unsigned tree)
+{
+    struct coll_tree *t = &dev->trees[tree];
+    if (t->down) return;
+    t->down = 1;
+    (void)canopy_tree_write(dev, tree, 0); /* an invalid entry is always accepted */
+    for (unsigned r = 0; r < CANOPY_REDUCE_IDS; ++r)
+        if (t->rid_busy & (1u << r)) rid_finish(t, r, CANOPY_ETREEDOWN);
+}
+
 static int tree_member(const struct coll_tree *t, unsigned group)
 {
     return !canopy_tree_get_transit(t->entry) && ((canopy_tree_get_groups(t->entry) >> group) & 1u);
@@ -92,6 +144,7 @@ int canopy_bcast(canopy_dev *dev, const struct canopy_bcast_args *a, struct cano
         return CANOPY_EINVAL;
     if (a->tree >= dev->caps.trees || a->root < 0 || a->root >= dev->nodes) return CANOPY_ERANGE;
     struct coll_tree *t = &dev->trees[a->tree];
+    if (t->down) return CANOPY_ETREEDOWN;
     if (!t->attached) return CANOPY_ENOTREE;
     const uint64_t offset_limit = (uint64_t)1 << CANOPY_HDR_OFFSET_WIDTH;
     if (a->offset >= offset_limit || a->size > offset_limit - a->offset) return CANOPY_ERANGE;
@@ -132,6 +185,7 @@ int canopy_bcast(canopy_dev *dev, const struct canopy_bcast_args *a, struct cano
     if (receive) t->expect += npkts;
     if (i_am_root && receive) t->own_expect = t->expect;
     done->target = t->expect;
+    done->deadline_ns = coll_deadline(dev);
     return CANOPY_OK;
 }
 
@@ -255,16 +309,24 @@ int canopy_coll_test(canopy_dev *dev, struct canopy_coll *c)
     if (rc) return rc;
     if (!c || !handle_ok(c)) return CANOPY_EINVAL;
     if (!c->pending) return c->failed;
+    const int clock = ++dev->coll_test_polls % COLL_TEST_CLOCK_POLLS == 0;
     if (c->nparts) {
         for (unsigned k = 0; k < c->nparts; ++k) {
             struct canopy_coll_part *p = &c->part[k];
             while (p->nrids) {
-                if (!part_rid_done(dev, c, p)) return CANOPY_EAGAIN;
+                if (!part_rid_done(dev, c, p)) {
+                    const struct coll_tree *t = &dev->trees[p->tree];
+                    if (!clock || !past(dev, t->rid_deadline[p->first_rid])) return CANOPY_EAGAIN;
+                    tree_down(dev, p->tree); /* its ids now end with CANOPY_ETREEDOWN */
+                    continue;
+                }
                 part_pop(p);
             }
         }
     } else if ((int32_t)(coll_count(dev, c->tree) - c->target) < 0) {
-        return CANOPY_EAGAIN;
+        if (!dev->trees[c->tree].down && !(clock && past(dev, c->deadline_ns))) return CANOPY_EAGAIN;
+        tree_down(dev, c->tree);
+        c->failed = CANOPY_ETREEDOWN;
     }
     c->pending = 0;
     return c->failed;
@@ -281,6 +343,17 @@ static unsigned wait_rid(const struct coll_tree *t, unsigned rid)
     return rid;
 }
 
+/* How long a wait for `deadline_ns` may last within the caller's `timeout_ns` (just past
+ * the deadline, so that the test after it finds the deadline passed), and whether that is
+ * the caller's limit rather than the deadline. */
+static uint64_t wait_slice(canopy_dev *dev, uint64_t deadline_ns, uint64_t timeout_ns, int *callers)
+{
+    const uint64_t now = dev->hal.ops->now_ns(&dev->hal);
+    const uint64_t left = deadline_ns > now ? deadline_ns - now + 1 : 1;
+    *callers = timeout_ns <= left;
+    return *callers ? timeout_ns : left;
+}
+
 int canopy_coll_wait(canopy_dev *dev, struct canopy_coll *c, uint64_t timeout_ns)
 {
     int rc;
@@ -288,17 +361,30 @@ int canopy_coll_wait(canopy_dev *dev, struct canopy_coll *c, uint64_t timeout_ns
         const struct canopy_coll_part *p = NULL;
         for (unsigned k = 0; k < c->nparts && !p; ++k)
             if (c->part[k].nrids) p = &c->part[k];
+        int callers;
+        uint64_t slice;
         if (p) {
             const struct coll_tree *t = &dev->trees[p->tree];
             const unsigned rid = wait_rid(t, p->first_rid);
+            slice = wait_slice(dev, t->rid_deadline[rid], timeout_ns, &callers);
             rc = canopy_dev_wait(dev, rid_status(dev, p->tree, rid), 0xffffffffull, CANOPY_CMP_NE,
-                                    t->rid_before[rid], timeout_ns);
+                                    t->rid_before[rid], slice);
+            if (rc == CANOPY_ETIMEDOUT && !callers && past(dev, t->rid_deadline[rid])) {
+                tree_down(dev, p->tree);
+                continue; /* the test now ends the call with CANOPY_ETREEDOWN */
+            }
         } else {
             /* The counter only grows, from below the target (32-bit: wraps after 4G packets). */
             volatile uint64_t *w = (volatile uint64_t *)dev->coll.vaddr + c->tree;
-            rc = canopy_dev_wait(dev, w, 0xffffffffull, CANOPY_CMP_GE, c->target, timeout_ns);
+            slice = wait_slice(dev, c->deadline_ns, timeout_ns, &callers);
+            rc = canopy_dev_wait(dev, w, 0xffffffffull, CANOPY_CMP_GE, c->target, slice);
+            if (rc == CANOPY_ETIMEDOUT && !callers && past(dev, c->deadline_ns)) {
+                tree_down(dev, c->tree);
+                continue;
+            }
         }
-        if (rc) return rc;
+        if (rc == CANOPY_ETIMEDOUT && !callers) continue; /* woken early: wait on */
+        if (rc) return rc; /* (as before: timeout_ns bounds each wait for progress, not the whole call) */
     }
     return rc;
 }
@@ -311,11 +397,14 @@ static int rid_wait_free(canopy_dev *dev, unsigned tree, unsigned rid)
     struct coll_tree *t = &dev->trees[tree];
     while (t->rid_busy & (1u << rid)) {
         if (rid_poll(dev, tree, rid)) break;
+        int callers;
+        const uint64_t slice = wait_slice(dev, t->rid_deadline[rid], DEFAULT_TIMEOUT_NS, &callers);
         int rc = canopy_dev_wait(dev, rid_status(dev, tree, rid), 0xffffffffull, CANOPY_CMP_NE, t->rid_before[rid],
-                                 DEFAULT_TIMEOUT_NS);
-        if (rc) return rc;
+                                 slice);
+        if (rc == CANOPY_ETIMEDOUT && !callers && past(dev, t->rid_deadline[rid])) tree_down(dev, tree);
+        else if (rc && !(rc == CANOPY_ETIMEDOUT && !callers)) return rc;
     }
-    return CANOPY_OK;
+    return t->down ? CANOPY_ETREEDOWN : CANOPY_OK;
 }
 
 /* Issue one chunk of a reduce call (`chunk` bytes at `off` of the vector) on `tree`, the
@@ -353,6 +442,7 @@ static int reduce_chunk(canopy_dev *dev, const struct canopy_reduce_args *a, int
     t->rid_gen[rid] = ++t->issues;
     t->rid_retries[rid] = 0;
     t->rid_err[rid] = CANOPY_OK;
+    t->rid_deadline[rid] = done->deadline_ns;
     t->rid_busy |= 1u << rid;
     if (!p->nrids) {
         p->first_rid = rid;
@@ -372,6 +462,7 @@ static int reduce_trees(canopy_dev *dev, unsigned tree, unsigned group, unsigned
     for (unsigned k = 0; k < n; ++k) {
         out[k] = n > 1 ? t->stripe[k] : tree;
         struct coll_tree *s = &dev->trees[out[k]];
+        if (s->down) return CANOPY_ETREEDOWN;
         if (!s->attached) return CANOPY_ENOTREE;
         if (!tree_member(s, group)) return CANOPY_EINVAL; /* a transit host takes no part */
         if (!s->saved && !(s->saved = calloc(CANOPY_REDUCE_IDS, sizeof *s->saved))) return CANOPY_ENOMEM;
@@ -386,6 +477,7 @@ static int reduce_common(canopy_dev *dev, const struct canopy_reduce_args *a, in
     if (!a || !done || a->group != 0 || a->op > CANOPY_OP_MAX || a->dtype > CANOPY_DT_U64 || (a->count && !a->src))
         return CANOPY_EINVAL;
     if (a->tree >= dev->caps.trees || (!all && (a->root < 0 || a->root >= dev->nodes))) return CANOPY_ERANGE;
+    if (dev->trees[a->tree].down) return CANOPY_ETREEDOWN;
     if (!dev->trees[a->tree].attached) return CANOPY_ENOTREE;
     const size_t esize = (a->dtype == CANOPY_DT_I32 || a->dtype == CANOPY_DT_U32) ? 4 : 8;
     if (a->count > ((size_t)1 << 32) / esize) return CANOPY_ERANGE;
@@ -404,6 +496,7 @@ static int reduce_common(canopy_dev *dev, const struct canopy_reduce_args *a, in
     memset(done, 0, sizeof *done);
     done->tree = a->tree;
     done->pending = 1;
+    done->deadline_ns = coll_deadline(dev);
     done->nparts = (unsigned)ntrees;
     for (int k = 0; k < ntrees; ++k) done->part[k].tree = trees[k];
     /* Striped: at most CAPS.reduce_ids chunks in flight from this call (the routers' reduce
@@ -477,11 +570,12 @@ int canopy_sync(canopy_dev *dev, unsigned tree, uint64_t timeout_ns)
     if (rc) return rc;
     if (tree >= dev->caps.trees) return CANOPY_ERANGE;
     struct coll_tree *t = &dev->trees[tree];
+    if (t->down) return CANOPY_ETREEDOWN;
     if (!t->attached) return CANOPY_ENOTREE;
     /* Requests reach the root point to point, not with the barrier's contributions: wait
      * until this node's own broadcasts have come back (then they are in the tree's down
      * order ahead of anything the root sends later). */
-    struct canopy_coll own = {.tree = tree, .target = t->own_expect, .pending = 1};
+    struct canopy_coll own = {.tree = tree, .target = t->own_expect, .pending = 1, .deadline_ns = coll_deadline(dev)};
     if ((rc = canopy_coll_wait(dev, &own, timeout_ns))) return rc;
     rc = canopy_barrier(dev, tree, timeout_ns);
     return rc ? rc : canopy_barrier(dev, tree, timeout_ns);

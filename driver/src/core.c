@@ -44,6 +44,7 @@ const char *canopy_strerror(int status)
     case CANOPY_ENOANSWER: return "no answer from the board on the serial port";
     case CANOPY_ECHECKSUM: return "serial frames kept failing their checksum";
     case CANOPY_EDEVTIMEOUT: return "the board's bus did not answer in time (serial bridge timeout)";
+    case CANOPY_ETREEDOWN: return "the collective tree is down: a collective on it did not complete in time";
     default: return "unknown canopy status";
     }
 }

@@ -62,8 +62,11 @@ struct canopy_dev {
      * node knows of each tree it attached. */
     struct canopy_dma_region coll;
     int in_progress; /* inside canopy_coll_progress (its own waits do not recurse) */
+    uint64_t coll_timeout_ns; /* canopy_coll_set_timeout (0: the default) */
+    uint32_t coll_test_polls; /* canopy_coll_test calls: the clock is read every so many */
     struct coll_tree {
         int attached, root;
+        int down;          /* a collective on it timed out: retired (canopy_coll_set_timeout) */
         uint32_t entry;
         uint32_t expect;   /* broadcast packets this node will have received */
         uint32_t own_expect; /* ... once its own last broadcast has come back */
@@ -76,6 +79,7 @@ struct canopy_dev {
         uint32_t rid_done_gen[CANOPY_REDUCE_IDS]; /* the id's last completed issue ... */
         int rid_err[CANOPY_REDUCE_IDS];           /* ... and how it ended (0 or an error) */
         uint8_t rid_retries[CANOPY_REDUCE_IDS];   /* re-issues of the current issue */
+        uint64_t rid_deadline[CANOPY_REDUCE_IDS]; /* device time the current issue must end by */
         /* Per id, this node's contribution as injected, kept for a re-issue (allocated on
          * first use; the device may refuse a reduce when its accumulators are full). */
         struct coll_saved { uint64_t flits[2 + CANOPY_PKT_MAX_PAYLOAD / 8]; unsigned nflits; } *saved;

@@ -1,0 +1,267 @@
+/* coll_fail.c: collectives that cannot complete end cleanly (docs/collectives.md, "When a
+ * collective cannot complete"), on every node of the torus.
+ *
+ *   coll_fail [--timeout-us N]
+ *
+ * Every node sets the collective timeout to N microseconds of device time (default 40).
+ *   1. A silent member, allreduce (tree 0, root 0): node S (the last) does not take part.
+ *      Every other node's canopy_coll_wait ends with CANOPY_ETREEDOWN within the timeout
+ *      (and a short slack) of the call; the tree is down there (canopy_tree_down), every
+ *      later call on it (allreduce, broadcast, barrier, sync, canopy_tree_attach) says
+ *      CANOPY_ETREEDOWN at once, and its result area is untouched. Then S contributes
+ *      late: its contribution is dropped by a router whose entry the failure made invalid
+ *      (ERR_COLL_TREE counts it somewhere), S's own call ends with CANOPY_ETREEDOWN too,
+ *      and no node's result area is written.
+ *   2. A silent root, broadcast (tree 1, root R = the middle node): the others wait for R's
+ *      broadcast, which does not come; each ends with CANOPY_ETREEDOWN within the timeout.
+ *      Then R broadcasts: R's own copy comes back (its entry is still valid) and no other
+ *      node's window is written.
+ *   3. What is left works: the fabric manager builds a replacement tree under another
+ *      index (tree 2) and 40 allreduces on it (more than the 32 reduce ids) and a
+ *      broadcast give the right results; a wait shorter than the collective timeout still
+ *      says CANOPY_ETIMEDOUT and leaves the collective pending (it then completes).
+ * Deterministic: fixed roles and patterns, device time only.
+ */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "canopy_fm.h"
+#include "canopy_raw.h"
+#include "canopy_regs.h"
+#include "test_util.h"
+
+enum {
+    FLAG_OFF = 0,      /* flag barrier: one word per node */
+    INFO_OFF = 256,    /* per node: its ERR_COLL_TREE increase (case 1), at node 0 */
+    IDLE_OFF = 512,    /* a word nobody writes: waiting on it with a timeout is sleeping */
+    RED_OFF = 1024,    /* case 1's result area (64 bytes) */
+    BC_OFF = 2048,     /* case 2's broadcast target (256 bytes) */
+    GOOD_OFF = 4096,   /* case 3: results, 40 x 64 bytes */
+    GOOD_BC_OFF = 8192,
+    WIN_BYTES = 16384,
+};
+#define ELEMS 8
+#define SENTINEL 0xa5a5a5a5a5a5a5a5ull
+#define US 1000ull
+
+static canopy_dev *dev;
+static uint8_t *win;
+static int me, n;
+static uint64_t barrier_no;
+
+static uint64_t now(void) { return canopy_time_ns(dev); }
+static void barrier(void) { test_flag_barrier(dev, win, FLAG_OFF, ++barrier_no); }
+
+static void sleep_until(uint64_t t)
+{
+    volatile uint64_t *idle = (volatile uint64_t *)(win + IDLE_OFF);
+    while (now() < t) {
+        int rc = canopy_wait_u64(dev, idle, CANOPY_CMP_NE, 0, t - now());
+        CHECK(rc == CANOPY_ETIMEDOUT, "sleeping: the idle word changed (%s)", canopy_strerror(rc));
+    }
+}
+
+static uint64_t reg(uint32_t off)
+{
+    uint64_t v;
+    CHECK_OK(canopy_raw_mmio_read(dev, off, &v));
+    return v;
+}
+
+static void fill(uint64_t off, size_t bytes, uint64_t v)
+{
+    for (size_t i = 0; i < bytes / 8; ++i) ((volatile uint64_t *)(win + off))[i] = v;
+}
+
+static void check_untouched(uint64_t off, size_t bytes, const char *what)
+{
+    for (size_t i = 0; i < bytes / 8; ++i) {
+        const uint64_t v = ((volatile uint64_t *)(win + off))[i];
+        CHECK(v == SENTINEL, "%s: word %zu written (0x%016" PRIx64 ") after its tree went down", what, i, v);
+    }
+}
+
+/* Every later call on a down tree says so at once. */
+static void check_down_everywhere(unsigned tree, int root)
+{
+    CHECK(canopy_tree_down(dev, tree) == 1, "tree %u not down after the failure", tree);
+    uint64_t src[ELEMS] = {0};
+    struct canopy_coll c;
+    struct canopy_reduce_args ra = {.tree = tree, .op = CANOPY_OP_SUM, .dtype = CANOPY_DT_U64, .count = ELEMS,
+                                    .src = src, .dst_offset = GOOD_OFF};
+    const uint64_t t0 = now();
+    CHECK_RC(canopy_allreduce(dev, &ra, &c), CANOPY_ETREEDOWN);
+    struct canopy_bcast_args ba = {.tree = tree, .root = root, .offset = GOOD_BC_OFF, .size = 8, .src = src};
+    CHECK_RC(canopy_bcast(dev, &ba, &c), CANOPY_ETREEDOWN);
+    CHECK_RC(canopy_barrier(dev, tree, TEST_TIMEOUT_NS), CANOPY_ETREEDOWN);
+    CHECK_RC(canopy_sync(dev, tree, TEST_TIMEOUT_NS), CANOPY_ETREEDOWN);
+    CHECK_RC(canopy_tree_attach(dev, tree, root), CANOPY_ETREEDOWN);
+    CHECK(now() - t0 < 5 * US, "calls on a down tree took %" PRIu64 " ns: they must refuse at once", now() - t0);
+}
+
+/* A collective that must fail: it ends with CANOPY_ETREEDOWN no later than the timeout
+ * (plus slack for the wait's last step) after it was issued at t_issue. */
+static void expect_down(struct canopy_coll *c, uint64_t t_issue, uint64_t timeout_ns, const char *what)
+{
+    int rc = canopy_coll_wait(dev, c, TEST_TIMEOUT_NS);
+    const uint64_t took = now() - t_issue;
+    CHECK(rc == CANOPY_ETREEDOWN, "%s: expected CANOPY_ETREEDOWN, got %d (%s)", what, rc, canopy_strerror(rc));
+    CHECK(took >= timeout_ns && took <= timeout_ns + 10 * US,
+          "%s: ended %" PRIu64 " ns after it was issued, the timeout is %" PRIu64, what, took, timeout_ns);
+    CHECK_RC(canopy_coll_test(dev, c), CANOPY_ETREEDOWN); /* and stays ended */
+}
+
+static void case1_silent_member(uint64_t timeout_ns)
+{
+    const int silent = n - 1;
+    const uint64_t errs0 = reg(CANOPY_REG_ERR_COLL_TREE);
+    fill(RED_OFF, 8 * ELEMS, SENTINEL);
+    barrier();
+    uint64_t src[ELEMS];
+    for (unsigned i = 0; i < ELEMS; ++i) src[i] = (uint64_t)me * 100 + i;
+    struct canopy_reduce_args a = {.tree = 0, .op = CANOPY_OP_SUM, .dtype = CANOPY_DT_U64, .count = ELEMS,
+                                   .src = src, .dst_offset = RED_OFF};
+    struct canopy_coll c;
+    const uint64_t start = now();
+    if (me != silent) {
+        const uint64_t t = now();
+        CHECK_OK(canopy_allreduce(dev, &a, &c));
+        expect_down(&c, t, timeout_ns, "case 1, allreduce with a silent member");
+        check_down_everywhere(0, 0);
+    } else {
+        /* Late: after every other node has given up (their deadlines and some). */
+        sleep_until(start + timeout_ns + 20 * US);
+        const uint64_t t = now();
+        CHECK_OK(canopy_allreduce(dev, &a, &c));
+        expect_down(&c, t, timeout_ns, "case 1, the late member's own allreduce");
+        check_down_everywhere(0, 0);
+    }
+    /* The late contribution has had time to travel: nothing may have been written. */
+    sleep_until(start + 3 * timeout_ns + 40 * US);
+    check_untouched(RED_OFF, 8 * ELEMS, "case 1, the allreduce's result area");
+    const uint64_t grew = reg(CANOPY_REG_ERR_COLL_TREE) - errs0;
+    CHECK_OK(canopy_put(dev, 0, INFO_OFF + 8u * (unsigned)me, &grew, 8, 0));
+    barrier();
+    if (me == 0) {
+        uint64_t sum = 0;
+        for (int s = 0; s < n; ++s) sum += ((volatile uint64_t *)(win + INFO_OFF))[s];
+        CHECK(sum >= 1, "case 1: no router counted the late contribution in ERR_COLL_TREE");
+        printf("coll_fail: case 1: silent member: %d nodes ended with CANOPY_ETREEDOWN within %" PRIu64
+               " ns, the late contribution dropped (ERR_COLL_TREE +%" PRIu64 " over the torus)\n",
+               n, timeout_ns, sum);
+    }
+}
+
+static void case2_silent_root(uint64_t timeout_ns)
+{
+    const int root = n / 2;
+    fill(BC_OFF, 256, SENTINEL);
+    barrier();
+    uint64_t data[32];
+    for (unsigned i = 0; i < 32; ++i) data[i] = 0x1000 + i;
+    struct canopy_bcast_args a = {.tree = 1, .root = root, .offset = BC_OFF, .size = sizeof data, .src = data};
+    struct canopy_coll c;
+    const uint64_t start = now();
+    if (me != root) {
+        const uint64_t t = now();
+        CHECK_OK(canopy_bcast(dev, &a, &c));
+        expect_down(&c, t, timeout_ns, "case 2, broadcast from a silent root");
+        check_down_everywhere(1, root);
+    } else {
+        sleep_until(start + timeout_ns + 20 * US);
+        CHECK_OK(canopy_bcast(dev, &a, &c));
+        CHECK_OK(canopy_coll_wait(dev, &c, TEST_TIMEOUT_NS)); /* its own copy: its entry is valid */
+        CHECK(!memcmp(win + BC_OFF, data, sizeof data), "case 2: the root's own copy is wrong");
+    }
+    sleep_until(start + 3 * timeout_ns + 40 * US);
+    if (me != root) check_untouched(BC_OFF, 256, "case 2, the late broadcast's target");
+    barrier();
+    if (me == 0) printf("coll_fail: case 2: silent root: %d nodes ended with CANOPY_ETREEDOWN, the late broadcast "
+                        "written nowhere but at its root\n", n - 1);
+}
+
+static void case3_replacement(void)
+{
+    char err[256] = "";
+    CHECK_OK(canopy_coll_set_timeout(dev, 0)); /* the default again */
+    int rc = canopy_fm_setup(dev, 2, 1, NULL, CANOPY_FM_VIA_CSR, err, sizeof err);
+    CHECK(rc == CANOPY_OK, "fm_setup tree 2: %s: %s", canopy_strerror(rc), err);
+    barrier();
+    enum { CALLS = 40 };
+    struct canopy_coll c[CALLS];
+    uint64_t src[CALLS][ELEMS];
+    for (unsigned k = 0; k < CALLS; ++k) {
+        for (unsigned i = 0; i < ELEMS; ++i) src[k][i] = (uint64_t)me * 1000 + k * 10 + i;
+        struct canopy_reduce_args a = {.tree = 2, .op = CANOPY_OP_SUM, .dtype = CANOPY_DT_U64, .count = ELEMS,
+                                       .src = src[k], .dst_offset = GOOD_OFF + 64u * k};
+        CHECK_OK(canopy_allreduce(dev, &a, &c[k]));
+    }
+    for (unsigned k = 0; k < CALLS; ++k) CHECK_OK(canopy_coll_wait(dev, &c[k], TEST_TIMEOUT_NS));
+    const uint64_t nodesum = (uint64_t)n * (uint64_t)(n - 1) / 2;
+    for (unsigned k = 0; k < CALLS; ++k)
+        for (unsigned i = 0; i < ELEMS; ++i) {
+            const uint64_t got = ((volatile uint64_t *)(win + GOOD_OFF + 64u * k))[i];
+            const uint64_t want = 1000 * nodesum + (uint64_t)n * (k * 10 + i);
+            CHECK(got == want, "case 3: allreduce %u element %u: %" PRIu64 ", expected %" PRIu64, k, i, got, want);
+        }
+    /* A wait shorter than the collective: ETIMEDOUT, still pending, then it completes. */
+    barrier();
+    uint64_t v = 0x7700 + (uint64_t)me;
+    struct canopy_bcast_args b = {.tree = 2, .root = 0, .offset = GOOD_BC_OFF, .size = 8, .src = &v};
+    struct canopy_coll bc;
+    if (me == 0) sleep_until(now() + 20 * US); /* the others start waiting first */
+    CHECK_OK(canopy_bcast(dev, &b, &bc));
+    if (me != 0) {
+        CHECK_RC(canopy_coll_wait(dev, &bc, 1 * US), CANOPY_ETIMEDOUT);
+        CHECK(canopy_tree_down(dev, 2) == 0, "a short wait took tree 2 down");
+    }
+    CHECK_OK(canopy_coll_wait(dev, &bc, TEST_TIMEOUT_NS));
+    CHECK(*(volatile uint64_t *)(win + GOOD_BC_OFF) == 0x7700, "case 3: broadcast value wrong");
+    barrier();
+    if (me == 0) printf("coll_fail: case 3: tree 2 (replacement): %d allreduces and a broadcast right\n", CALLS);
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t timeout_us = 40;
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--timeout-us") && i + 1 < argc) {
+            timeout_us = strtoull(argv[++i], NULL, 0);
+        } else {
+            fprintf(stderr, "usage: %s [--timeout-us N]\n", argv[0]);
+            return 2;
+        }
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    dev = test_open();
+    me = canopy_my_node(dev);
+    n = canopy_num_nodes(dev);
+    CHECK(n >= 4, "this test needs at least 4 nodes, not %d", n);
+    CHECK_OK(canopy_window(dev, WIN_BYTES, (void **)&win));
+    test_hello(dev, FLAG_OFF, 0);
+    struct canopy_caps caps;
+    CHECK_OK(canopy_caps(dev, &caps));
+    CHECK(caps.trees >= 3, "CAPS.trees = %u, expected at least 3", caps.trees);
+    CHECK_RC(canopy_coll_set_timeout(NULL, 1), CANOPY_ECLOSED);
+    CHECK_RC(canopy_tree_down(dev, caps.trees), CANOPY_ERANGE);
+
+    char err[256] = "";
+    int rc = canopy_fm_setup(dev, 0, 0, NULL, CANOPY_FM_VIA_CSR, err, sizeof err);
+    CHECK(rc == CANOPY_OK, "fm_setup tree 0: %s: %s", canopy_strerror(rc), err);
+    rc = canopy_fm_setup(dev, 1, n / 2, NULL, CANOPY_FM_VIA_CSR, err, sizeof err);
+    CHECK(rc == CANOPY_OK, "fm_setup tree 1: %s: %s", canopy_strerror(rc), err);
+    barrier();
+    /* A collective that completes is not touched by the timeout. */
+    CHECK_OK(canopy_coll_set_timeout(dev, timeout_us * US));
+    CHECK_OK(canopy_barrier(dev, 0, TEST_TIMEOUT_NS));
+    CHECK(canopy_tree_down(dev, 0) == 0, "a barrier that completed took its tree down");
+
+    case1_silent_member(timeout_us * US);
+    case2_silent_root(timeout_us * US);
+    case3_replacement();
+    CHECK_OK(canopy_quiet(dev, TEST_TIMEOUT_NS));
+    if (me == 0) printf("coll_fail: all passed\n");
+    return canopy_close(&dev) == CANOPY_OK ? 0 : 1;
+}
