@@ -177,8 +177,11 @@ def declare():
     # Collectives that cannot complete (a silent member, a silent root) end with
     # CANOPY_ETREEDOWN within the collective timeout on every waiting node, write nothing
     # late, and a replacement tree works.
-    t.append(Test("driver-3x3-coll-fail", "sim/canopy-run -n 9 --torus 3x3 build/tests/driver/coll_fail",
-                  drv + [cosim_make("3x3")], timeout=600))
+    for torus in ("3x3", "2x2x2"):
+        nodes = math.prod(int(k) for k in torus.split("x"))
+        t.append(Test(f"driver-{torus}-coll-fail",
+                      f"sim/canopy-run -n {nodes} --torus {torus} build/tests/driver/coll_fail",
+                      drv + [cosim_make(torus)], timeout=600))
     # OpenSHMEM (shmem/, docs/shmem.md): conformance from the specification (hardware and,
     # on 3x3, software with identical results), point to point over all pairs, barrier
     # semantics, teams, misuse, pre-1.2 code built by oshcc.
