@@ -138,6 +138,14 @@ public:
             for (unsigned p = 0; p < links(); ++p)
                 faults_.emplace_back(o, link_bits, seed * 1000003u + n * 2 * CANOPY_MAX_DIMS + p);
     }
+    // The link out of `node`'s port `port` dies, both ways, from `cycle` on (exchange() runs
+    // once a cycle, so a wire's word w is cycle w - 1). Faults on the other links as set
+    // (none if set_faults was not called).
+    void set_dead_link(unsigned node, unsigned port, uint64_t cycle, unsigned link_bits) {
+        if (faults_.empty()) set_faults(FaultOptions{}, 1, link_bits);
+        faults_[peer_[node][port] * links() + (port ^ 1)].set_dead_at(cycle + 1);  // arriving at the peer
+        faults_[node * links() + port].set_dead_at(cycle + 1);                     // arriving here
+    }
     const std::vector<WireFaults> &faults() const { return faults_; }
 
     void set_reset(bool rst) {

@@ -37,6 +37,9 @@ class WireFaults {
         next_burst_ = gap(o_.burst_rate);
     }
 
+    // The wire dies at word w (counted from 1, as dead_at): one link of a run (--dead-link).
+    void set_dead_at(uint64_t w) { o_.dead_at = w; }
+
     // One word on the wire. valid: whether it carries anything (a drop needs one).
     template <class Flip, class Drop>
     void apply(bool valid, Flip &&flip, Drop &&drop) {

@@ -129,6 +129,12 @@ def declare():
                   ["driver-tests-build", cosim_make("3x3", protect=True)], timeout=600))
     t.append(Test("driver-3x3-prot-reduce-faults", f"{prot} build/tests/driver/reduce",
                   ["driver-tests-build", cosim_make("3x3", protect=True)], timeout=600))
+    # A dead link in a tree: its allreduce ends with CANOPY_ETREEDOWN everywhere within the
+    # collective timeout, and a tree rebuilt around the link works (coll_fail case 4).
+    t.append(Test("driver-3x3-prot-dead-link",
+                  "sim/canopy-run -n 9 --torus 3x3 --link-protect --dead-link 0:1:300000 "
+                  "build/tests/driver/coll_fail --dead 0:1:300000",
+                  ["driver-tests-build", cosim_make("3x3", protect=True)], timeout=600))
     # Driver level: real C programs on the co-simulation, through libcanopy.
     drv = ["driver-tests-build"]
     for torus in ("3x3", "2x2x2"):

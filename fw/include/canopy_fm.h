@@ -158,6 +158,13 @@ int canopy_fm_torus_of(canopy_dev *dev, struct canopy_fm_torus *t);
 #define CANOPY_FM_TIMEOUT_NS (3ull * 1000 * 1000 * 1000)
 int canopy_fm_setup(canopy_dev *dev, unsigned tree, int root, const uint8_t *groups, int mode,
                     char *err, size_t errlen);
+/* canopy_fm_setup with the tree built around links that are down (canopy_fm_build_avoiding;
+ * dead as there, the same on every node): how a tree is rebuilt, under a fresh index,
+ * after a collective on it failed (docs/collectives.md, "When a collective cannot
+ * complete"). In CANOPY_FM_VIA_CSR mode each node writes its own router and nothing of the
+ * programming crosses a link: the mode to use while a link is down. */
+int canopy_fm_setup_avoiding(canopy_dev *dev, unsigned tree, int root, const uint8_t *groups, const uint8_t *dead,
+                             int mode, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

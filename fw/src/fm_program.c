@@ -59,6 +59,12 @@ static void diff_str(const struct canopy_fm_torus *t, uint32_t have, uint32_t wa
 int canopy_fm_setup(canopy_dev *dev, unsigned tree, int root, const uint8_t *groups, int mode, char *err,
                     size_t errlen)
 {
+    return canopy_fm_setup_avoiding(dev, tree, root, groups, NULL, mode, err, errlen);
+}
+
+int canopy_fm_setup_avoiding(canopy_dev *dev, unsigned tree, int root, const uint8_t *groups, const uint8_t *dead,
+                             int mode, char *err, size_t errlen)
+{
     if (mode != CANOPY_FM_VIA_PACKETS && mode != CANOPY_FM_VIA_CSR) {
         canopy_fm_say(err, errlen, "fm setup: unknown mode %d", mode);
         return CANOPY_EINVAL;
@@ -91,7 +97,8 @@ int canopy_fm_setup(canopy_dev *dev, unsigned tree, int root, const uint8_t *gro
         return CANOPY_ENOMEM;
     }
     char why[512];
-    rc = canopy_fm_build(&t, root, groups, entries, why, sizeof why);
+    rc = dead ? canopy_fm_build_avoiding(&t, root, groups, dead, entries, why, sizeof why)
+              : canopy_fm_build(&t, root, groups, entries, why, sizeof why);
     if (rc == CANOPY_OK) rc = canopy_fm_verify(&t, entries, why, sizeof why);
     if (rc) {
         canopy_fm_say(err, errlen, "fm setup: tree %u: %s", tree, why);

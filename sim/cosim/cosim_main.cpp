@@ -68,6 +68,8 @@ struct Options {
     bool verbose = false;
     struct DmaFault { unsigned node; uint64_t off, bytes; };
     std::vector<DmaFault> dma_faults;  // --dma-fault: window ranges the host's bridge refuses
+    struct DeadLink { unsigned node, port; uint64_t cycle; };
+    std::vector<DeadLink> dead_links;  // --dead-link: links that die (protected-link builds)
     std::string activity_path;       // --activity: per-window bus activity, JSON lines
     uint64_t activity_window = 256;  // cycles per --activity line
     std::vector<char *> program;
@@ -80,6 +82,7 @@ struct Options {
                  "                    [--mmio-write-ns T] [--mmio-read-ns T] [--dma-write-ns T] [--dma-read-ns T]\n"
                  "                    [--arena-mb M] [--pe-timeout-s S] [--jitter-ns T [--seed N]] [--verbose]\n"
                  "                    [--ber X] [--burst-rate X] [--burst-len N] [--drop X] [--fault-seed N]\n"
+                 "                    [--dead-link NODE:PORT:CYCLE]...\n"
                  "                    [--activity FILE [--activity-window N]] [--dma-fault NODE:OFFSET:BYTES]...\n"
                  "                    -- program [args]\n",
                  msg);
@@ -147,6 +150,18 @@ Options parse(int argc, char **argv) {
             if (ok) bytes = std::strtoull(end + 1, &end, 0), ok = *end == '\0' && bytes > 0;
             if (!ok) usage("--dma-fault wants NODE:OFFSET:BYTES (BYTES > 0)");
             o.dma_faults.push_back({static_cast<unsigned>(node), off, bytes});
+        } else if (a == "--dead-link") {
+            // NODE:PORT:CYCLE: the link out of NODE's port PORT (2d: -d, 2d+1: +d) dies both
+            // ways at CYCLE; repeatable.
+            if (i + 1 >= argc) usage("missing value for --dead-link");
+            const char *v = argv[++i];
+            char *end = nullptr;
+            unsigned long long node = std::strtoull(v, &end, 0), port = 0, cycle = 0;
+            bool ok = *end == ':';
+            if (ok) port = std::strtoull(end + 1, &end, 0), ok = *end == ':';
+            if (ok) cycle = std::strtoull(end + 1, &end, 0), ok = *end == '\0';
+            if (!ok) usage("--dead-link wants NODE:PORT:CYCLE");
+            o.dead_links.push_back({static_cast<unsigned>(node), static_cast<unsigned>(port), cycle});
         } else usage(("unknown option " + a).c_str());
     }
     if (!o.torus.ndims) usage("no --torus given");
@@ -155,6 +170,10 @@ Options parse(int argc, char **argv) {
     if (o.activity_window == 0) usage("--activity-window must be positive");
     for (const auto &f : o.dma_faults)
         if (f.node >= o.torus.nodes()) usage(("--dma-fault: node " + std::to_string(f.node) + " is not in the torus").c_str());
+    for (const auto &d : o.dead_links)
+        if (d.node >= o.torus.nodes() || d.port >= 2 * o.torus.ndims)
+            usage(("--dead-link: no port " + std::to_string(d.port) + " at node " + std::to_string(d.node)).c_str());
+    if (!o.dead_links.empty() && !CANOPY_LINK_PROTECT) usage("--dead-link needs a protected-link build (canopy-run --link-protect)");
     if (o.faults.any() && !CANOPY_LINK_PROTECT) usage("fault options need a protected-link build (canopy-run --link-protect)");
     if (o.faults.ber < 0 || o.faults.ber > 0.5 || o.faults.burst_rate < 0 || o.faults.burst_rate > 0.5 ||
         o.faults.drop < 0 || o.faults.drop > 0.5 || o.faults.burst_len < 2)
@@ -243,11 +262,11 @@ public:
         pes_.resize(nodes_);
         if (!o.activity_path.empty() && !(activity_ = std::fopen(o.activity_path.c_str(), "w")))
             throw std::runtime_error("cannot write " + o.activity_path + ": " + std::strerror(errno));
-        if (o.faults.any()) {
-            unsigned vc_bits = 0;
-            while ((1u << vc_bits) < CANOPY_NUM_VCS) vc_bits++;
-            tiles_->set_faults(o.faults, o.fault_seed, 64 + vc_bits + 3);  // {ctl, vc, last, body, valid}
-        }
+        unsigned vc_bits = 0;
+        while ((1u << vc_bits) < CANOPY_NUM_VCS) vc_bits++;
+        const unsigned link_bits = 64 + vc_bits + 3;  // {ctl, vc, last, body, valid}
+        if (o.faults.any()) tiles_->set_faults(o.faults, o.fault_seed, link_bits);
+        for (const auto &d : o.dead_links) tiles_->set_dead_link(d.node, d.port, d.cycle, link_bits);
     }
 
     ~Cosim() {
@@ -570,7 +589,7 @@ int Cosim::run() {
         return job_exit_status_;
     }
     tiles_->final();
-    if (CANOPY_LINK_PROTECT && (o_.verbose || o_.faults.any())) report_links();
+    if (CANOPY_LINK_PROTECT && (o_.verbose || o_.faults.any() || !o_.dead_links.empty())) report_links();
     if (!o_.dma_faults.empty()) {
         uint64_t w = 0, r = 0;
         for (const auto &h : hosts_) w += h.refused_writes(), r += h.refused_reads();

@@ -1,7 +1,7 @@
 /* coll_fail.c: collectives that cannot complete end cleanly (docs/collectives.md, "When a
  * collective cannot complete"), on every node of the torus.
  *
- *   coll_fail [--timeout-us N]
+ *   coll_fail [--timeout-us N] [--dead NODE:PORT:CYCLE]
  *
  * Every node sets the collective timeout to N microseconds of device time (default 40).
  *   1. A silent member, allreduce (tree 0, root 0): node S (the last) does not take part.
@@ -20,6 +20,14 @@
  *      index (tree 2) and 40 allreduces on it (more than the 32 reduce ids) and a
  *      broadcast give the right results; a wait shorter than the collective timeout still
  *      says CANOPY_ETIMEDOUT and leaves the collective pending (it then completes).
+ *   4. (only, with --dead, under `canopy-run --link-protect --dead-link NODE:PORT:CYCLE`:
+ *      the same link) A dead link in a tree: tree 3 is built before the link dies and uses
+ *      it (checked); once the link ends have declared it down, an allreduce on tree 3 ends
+ *      on every node with CANOPY_ETREEDOWN within the timeout, its result area untouched;
+ *      then every node builds tree 4 around the dead link (canopy_fm_setup_avoiding, each
+ *      node its own router) and 20 allreduces on it are right on every node. No point-to-
+ *      point traffic after the death (a put whose route crosses the link is lost: the
+ *      nodes meet by device time instead).
  * Deterministic: fixed roles and patterns, device time only.
  */
 #include <inttypes.h>
@@ -182,6 +190,8 @@ static void case2_silent_root(uint64_t timeout_ns)
                         "written nowhere but at its root\n", n - 1);
 }
 
+static void allreduces_right(unsigned tree, unsigned calls, const char *what);
+
 static void case3_replacement(void)
 {
     char err[256] = "";
@@ -190,22 +200,7 @@ static void case3_replacement(void)
     CHECK(rc == CANOPY_OK, "fm_setup tree 2: %s: %s", canopy_strerror(rc), err);
     barrier();
     enum { CALLS = 40 };
-    struct canopy_coll c[CALLS];
-    uint64_t src[CALLS][ELEMS];
-    for (unsigned k = 0; k < CALLS; ++k) {
-        for (unsigned i = 0; i < ELEMS; ++i) src[k][i] = (uint64_t)me * 1000 + k * 10 + i;
-        struct canopy_reduce_args a = {.tree = 2, .op = CANOPY_OP_SUM, .dtype = CANOPY_DT_U64, .count = ELEMS,
-                                       .src = src[k], .dst_offset = GOOD_OFF + 64u * k};
-        CHECK_OK(canopy_allreduce(dev, &a, &c[k]));
-    }
-    for (unsigned k = 0; k < CALLS; ++k) CHECK_OK(canopy_coll_wait(dev, &c[k], TEST_TIMEOUT_NS));
-    const uint64_t nodesum = (uint64_t)n * (uint64_t)(n - 1) / 2;
-    for (unsigned k = 0; k < CALLS; ++k)
-        for (unsigned i = 0; i < ELEMS; ++i) {
-            const uint64_t got = ((volatile uint64_t *)(win + GOOD_OFF + 64u * k))[i];
-            const uint64_t want = 1000 * nodesum + (uint64_t)n * (k * 10 + i);
-            CHECK(got == want, "case 3: allreduce %u element %u: %" PRIu64 ", expected %" PRIu64, k, i, got, want);
-        }
+    allreduces_right(2, CALLS, "case 3");
     /* A wait shorter than the collective: ETIMEDOUT, still pending, then it completes. */
     barrier();
     uint64_t v = 0x7700 + (uint64_t)me;
@@ -223,14 +218,91 @@ static void case3_replacement(void)
     if (me == 0) printf("coll_fail: case 3: tree 2 (replacement): %d allreduces and a broadcast right\n", CALLS);
 }
 
+/* Allreduce `calls` vectors on `tree` and check every result (values from the node and k). */
+static void allreduces_right(unsigned tree, unsigned calls, const char *what)
+{
+    struct canopy_coll c[40];
+    uint64_t src[40][ELEMS];
+    CHECK(calls <= 40, "at most 40 calls");
+    for (unsigned k = 0; k < calls; ++k) {
+        for (unsigned i = 0; i < ELEMS; ++i) src[k][i] = (uint64_t)me * 1000 + k * 10 + i;
+        struct canopy_reduce_args a = {.tree = tree, .op = CANOPY_OP_SUM, .dtype = CANOPY_DT_U64, .count = ELEMS,
+                                       .src = src[k], .dst_offset = GOOD_OFF + 64u * k};
+        CHECK_OK(canopy_allreduce(dev, &a, &c[k]));
+    }
+    for (unsigned k = 0; k < calls; ++k) CHECK_OK(canopy_coll_wait(dev, &c[k], TEST_TIMEOUT_NS));
+    const uint64_t nodesum = (uint64_t)n * (uint64_t)(n - 1) / 2;
+    for (unsigned k = 0; k < calls; ++k)
+        for (unsigned i = 0; i < ELEMS; ++i) {
+            const uint64_t got = ((volatile uint64_t *)(win + GOOD_OFF + 64u * k))[i];
+            const uint64_t want = 1000 * nodesum + (uint64_t)n * (k * 10 + i);
+            CHECK(got == want, "%s: allreduce %u element %u: %" PRIu64 ", expected %" PRIu64, what, k, i, got, want);
+        }
+}
+
+static void case4_dead_link(unsigned dnode, unsigned dport, uint64_t dcycle, uint64_t timeout_ns)
+{
+    char err[256] = "";
+    struct canopy_fm_torus t;
+    CHECK_OK(canopy_fm_torus_of(dev, &t));
+    CHECK(dnode < (unsigned)n && dport < 2 * t.ndims, "--dead %u:%u: no such port", dnode, dport);
+    uint32_t entries[64];
+    CHECK(n <= 64, "case 4: at most 64 nodes");
+    CHECK_OK(canopy_fm_build(&t, 0, NULL, entries, err, sizeof err));
+    const int peer = canopy_fm_neighbour(&t, dnode, dport);
+    const int used = (canopy_tree_get_children(entries[dnode]) >> dport & 1u) ||
+                     (canopy_tree_get_children(entries[peer]) >> (dport ^ 1u) & 1u);
+    CHECK(used, "case 4: tree 3 (root 0) does not use the link out of node %u port %u: nothing to test", dnode, dport);
+    int rc = canopy_fm_setup(dev, 3, 0, NULL, CANOPY_FM_VIA_CSR, err, sizeof err);
+    CHECK(rc == CANOPY_OK, "fm_setup tree 3: %s: %s", canopy_strerror(rc), err);
+    barrier();
+    CHECK(canopy_cycles(dev) < dcycle, "case 4: the link died (cycle %" PRIu64 ") before the test was ready (%" PRIu64
+          "): give a later cycle", dcycle, canopy_cycles(dev));
+    fill(RED_OFF, 8 * ELEMS, SENTINEL);
+    /* Meet after the death, once both link ends have declared it down (~500 cycles of
+     * silence): everyone sleeps to the same device time. */
+    const uint64_t meet = (uint64_t)((double)now() * (double)(dcycle + 2000) / (double)canopy_cycles(dev));
+    sleep_until(meet);
+    uint64_t src[ELEMS];
+    for (unsigned i = 0; i < ELEMS; ++i) src[i] = (uint64_t)me + i;
+    struct canopy_reduce_args a = {.tree = 3, .op = CANOPY_OP_SUM, .dtype = CANOPY_DT_U64, .count = ELEMS,
+                                   .src = src, .dst_offset = RED_OFF};
+    struct canopy_coll c;
+    const uint64_t t0 = now();
+    CHECK_OK(canopy_allreduce(dev, &a, &c));
+    expect_down(&c, t0, timeout_ns, "case 4, allreduce over a tree with a dead link");
+    check_down_everywhere(3, 0);
+    sleep_until(meet + 2 * timeout_ns + 20 * US);
+    check_untouched(RED_OFF, 8 * ELEMS, "case 4, the allreduce's result area");
+
+    /* The replacement, around the link (every node names it: a dead mark at either end). */
+    uint8_t dead[64] = {0};
+    dead[dnode] = (uint8_t)(1u << dport);
+    CHECK_OK(canopy_coll_set_timeout(dev, 0));
+    rc = canopy_fm_setup_avoiding(dev, 4, 0, NULL, dead, CANOPY_FM_VIA_CSR, err, sizeof err);
+    CHECK(rc == CANOPY_OK, "fm_setup_avoiding tree 4: %s: %s", canopy_strerror(rc), err);
+    sleep_until(meet + 2 * timeout_ns + 60 * US); /* every router holds its entry by then */
+    allreduces_right(4, 20, "case 4, tree 4 around the dead link");
+    CHECK_OK(canopy_barrier(dev, 4, TEST_TIMEOUT_NS));
+    if (me == 0)
+        printf("coll_fail: case 4: link %u:%u dead at cycle %" PRIu64 ": %d nodes ended with CANOPY_ETREEDOWN within "
+               "%" PRIu64 " ns; 20 allreduces right on the tree rebuilt around it\n",
+               dnode, dport, dcycle, n, timeout_ns);
+}
+
 int main(int argc, char **argv)
 {
-    uint64_t timeout_us = 40;
+    uint64_t timeout_us = 40, dcycle = 0;
+    unsigned dnode = 0, dport = 0;
+    int dead = 0;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--timeout-us") && i + 1 < argc) {
             timeout_us = strtoull(argv[++i], NULL, 0);
+        } else if (!strcmp(argv[i], "--dead") && i + 1 < argc &&
+                   sscanf(argv[++i], "%u:%u:%" SCNu64, &dnode, &dport, &dcycle) == 3) {
+            dead = 1;
         } else {
-            fprintf(stderr, "usage: %s [--timeout-us N]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--timeout-us N] [--dead NODE:PORT:CYCLE]\n", argv[0]);
             return 2;
         }
     }
@@ -258,9 +330,13 @@ int main(int argc, char **argv)
     CHECK_OK(canopy_barrier(dev, 0, TEST_TIMEOUT_NS));
     CHECK(canopy_tree_down(dev, 0) == 0, "a barrier that completed took its tree down");
 
-    case1_silent_member(timeout_us * US);
-    case2_silent_root(timeout_us * US);
-    case3_replacement();
+    if (dead) {
+        case4_dead_link(dnode, dport, dcycle, timeout_us * US);
+    } else {
+        case1_silent_member(timeout_us * US);
+        case2_silent_root(timeout_us * US);
+        case3_replacement();
+    }
     CHECK_OK(canopy_quiet(dev, TEST_TIMEOUT_NS));
     if (me == 0) printf("coll_fail: all passed\n");
     return canopy_close(&dev) == CANOPY_OK ? 0 : 1;
