@@ -62,14 +62,7 @@ static uint64_t barrier_no;
 static uint64_t now(void) { return canopy_time_ns(dev); }
 static void barrier(void) { test_flag_barrier(dev, win, FLAG_OFF, ++barrier_no); }
 
-static void sleep_until(uint64_t t)
-{
-    volatile uint64_t *idle = (volatile uint64_t *)(win + IDLE_OFF);
-    while (now() < t) {
-        int rc = canopy_wait_u64(dev, idle, CANOPY_CMP_NE, 0, t - now());
-        CHECK(rc == CANOPY_ETIMEDOUT, "sleeping: the idle word changed (%s)", canopy_strerror(rc));
-    }
-}
+static void sleep_until(uint64_t t) { test_sleep_until(dev, (volatile uint64_t *)(win + IDLE_OFF), t); }
 
 static uint64_t reg(uint32_t off)
 {

@@ -86,14 +86,7 @@ static void sub_barrier(uint32_t mask)
 }
 
 /* Let device time pass until t (a wait on a word nobody writes). */
-static void sleep_until(uint64_t t)
-{
-    volatile uint64_t *idle = (volatile uint64_t *)(win + IDLE_OFF);
-    while (now() < t) {
-        int rc = canopy_wait_u64(dev, idle, CANOPY_CMP_NE, 0, t - now());
-        CHECK(rc == CANOPY_ETIMEDOUT, "sleeping: the idle word changed (%s)", canopy_strerror(rc));
-    }
-}
+static void sleep_until(uint64_t t) { test_sleep_until(dev, (volatile uint64_t *)(win + IDLE_OFF), t); }
 
 static uint64_t reg(uint32_t off)
 {

@@ -73,4 +73,14 @@ static inline void test_flag_barrier(canopy_dev *dev, uint8_t *win, uint64_t fla
     for (int s = 0; s < n; ++s) CHECK_OK(canopy_wait_u64(dev, &flags[s], CANOPY_CMP_GE, value, TEST_TIMEOUT_NS));
 }
 
+/* Let device time pass until t (ns): waits with a timeout on `idle`, a window word nobody
+ * writes (under sim the only way for a program to let simulated time pass). */
+static inline void test_sleep_until(canopy_dev *dev, const volatile uint64_t *idle, uint64_t t)
+{
+    while (canopy_time_ns(dev) < t) {
+        int rc = canopy_wait_u64(dev, idle, CANOPY_CMP_NE, 0, t - canopy_time_ns(dev));
+        CHECK(rc == CANOPY_ETIMEDOUT, "sleeping: the idle word changed (%s)", canopy_strerror(rc));
+    }
+}
+
 #endif
