@@ -40,7 +40,8 @@
  * Environment: CANOPY_SERIAL_PORT (if opts->serial_port is NULL), CANOPY_NODE (default
  * 0), CANOPY_SERIAL_BAUD (default 12000000), CANOPY_SERIAL_TIMEOUT_MS (per answer,
  * default 1000), CANOPY_SERIAL_RETRIES (default 3), CANOPY_SERIAL_POLL_US (the longest
- * pause between two polls that found nothing, default 1000; 0: none), CANOPY_SERIAL_LOCK
+ * pause between two polls that found nothing, default 1000, or longer on a slow line:
+ * idle_pause; 0: none), CANOPY_SERIAL_LOCK
  * (the lock file; default /tmp/canopy-serial-<port path>.lock).
  */
 #include <errno.h>
@@ -75,6 +76,9 @@ struct ser_priv {
     unsigned nreg;
     uint64_t crc_errors, no_answers; /* seen and recovered from, for diagnostics */
     uint64_t frames, bytes_out, bytes_in, syncs, empty_syncs; /* CANOPY_SERIAL_STATS=1: printed at close */
+    uint64_t idle_sync_us; /* wall time the last sync that found nothing took (its share of the line) */
+    uint64_t fill_word;    /* the node's MEM_FILL_WORD, as this process last wrote it */
+    int fill_known;        /* fill_word is the board's (else write it before a fill) */
 };
 
 static struct ser_priv *priv_of(struct canopy_hal *h) { return (struct ser_priv *)h->priv; }
@@ -93,6 +97,13 @@ static unsigned long long ms_now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (unsigned long long)t.tv_sec * 1000u + (unsigned long long)t.tv_nsec / 1000000u;
+}
+
+static uint64_t us_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000u + (uint64_t)t.tv_nsec / 1000u;
 }
 
 /* ------------------------------------------------------------------ frames */
@@ -274,6 +285,32 @@ static int xfer_long(struct ser_priv *p, int write, unsigned space, uint32_t add
 
 /* ------------------------------------------------------------------ the shadow */
 /* Write to the board every word of every region that the host changed. */
+/* Fill `words` words of board memory from bus address `bus` with `value` (MEM_FILL): two
+ * frames at most, whatever the length. */
+static int mem_fill(struct ser_priv *p, uint64_t bus, size_t words, uint64_t value)
+{
+    int rc;
+    if (!p->fill_known || p->fill_word != value) {
+        if ((rc = xfer(p, 1, SER_SPACE_BOARD, p->node, SER_BREG_MEM_FILL_WORD, 1, &value, NULL))) return rc;
+        p->fill_word = value;
+        p->fill_known = 1;
+    }
+    const uint64_t z = ((uint64_t)(8 * words) << 32) | bus;
+    return xfer(p, 1, SER_SPACE_BOARD, p->node, SER_BREG_MEM_FILL, 1, &z, NULL);
+}
+
+/* Runs of one repeated word at least this long go as a fill, not as their bytes (a fill
+ * costs about as much line as three words written). */
+enum { FILL_MIN_WORDS = 8 };
+
+static int word_changed(const struct ser_region *g, size_t w)
+{
+    return memcmp(g->shadow + 8 * w, g->synced + 8 * w, 8) != 0;
+}
+
+/* Push: every word the host changed since the last sync (shadow differs from synced) is
+ * written to the board; words it did not change are never written (the node's DMA may
+ * have written them since). A run of changed words that repeat one value goes as a fill. */
 static int push(struct ser_priv *p)
 {
     for (unsigned r = 0; r < p->nreg; ++r) {
@@ -281,15 +318,35 @@ static int push(struct ser_priv *p)
         const size_t words = (g->size + 7) / 8;
         size_t w = 0;
         while (w < words) {
-            if (memcmp(g->shadow + 8 * w, g->synced + 8 * w, 8) == 0) {
+            if (!word_changed(g, w)) {
                 ++w;
                 continue;
             }
+            uint64_t first;
+            memcpy(&first, g->shadow + 8 * w, 8);
             size_t e = w + 1;
-            while (e < words && e - w < SER_MAX_WORDS && memcmp(g->shadow + 8 * e, g->synced + 8 * e, 8) != 0) ++e;
+            while (e < words && word_changed(g, e) && memcmp(g->shadow + 8 * e, &first, 8) == 0) ++e;
+            int rc;
+            if (e - w >= FILL_MIN_WORDS) {
+                if ((rc = mem_fill(p, g->bus + 8 * w, e - w, get_le(g->shadow + 8 * w, 8)))) return rc;
+                memcpy(g->synced + 8 * w, g->shadow + 8 * w, 8 * (e - w));
+                w = e;
+                continue;
+            }
+            /* Written as they are, up to a frame, or up to the next run worth a fill. */
+            e = w + 1;
+            size_t same = 1;
+            while (e < words && e - w < SER_MAX_WORDS && word_changed(g, e)) {
+                same = memcmp(g->shadow + 8 * e, g->shadow + 8 * (e - 1), 8) == 0 ? same + 1 : 1;
+                if (same >= FILL_MIN_WORDS) {
+                    e -= same - 1; /* the run starts at e - same + 1: it goes as a fill next */
+                    break;
+                }
+                ++e;
+            }
             uint64_t buf[SER_MAX_WORDS];
             memcpy(buf, g->shadow + 8 * w, 8 * (e - w));
-            int rc = xfer(p, 1, SER_SPACE_MEM, p->node, (uint32_t)(g->bus + 8 * w), (unsigned)(e - w), buf, NULL);
+            rc = xfer(p, 1, SER_SPACE_MEM, p->node, (uint32_t)(g->bus + 8 * w), (unsigned)(e - w), buf, NULL);
             if (rc) return rc;
             memcpy(g->synced + 8 * w, buf, 8 * (e - w));
             w = e;
@@ -422,8 +479,7 @@ static int ser_dma_alloc(struct canopy_hal *h, size_t size, struct canopy_dma_re
     g->size = size;
     /* The board memory may hold an earlier user's bytes: zero it, so the shadow, the
      * synced copy and the board agree. */
-    const uint64_t z = ((uint64_t)((size + 7) & ~(size_t)7) << 32) | bus;
-    int rc = xfer(p, 1, SER_SPACE_BOARD, p->node, SER_BREG_MEM_ZERO, 1, &z, NULL);
+    int rc = mem_fill(p, bus, (size + 7) / 8, 0);
     if (rc) {
         free(g->shadow);
         free(g->synced);
@@ -438,14 +494,34 @@ static int ser_dma_alloc(struct canopy_hal *h, size_t size, struct canopy_dma_re
 }
 
 /* Between two syncs that found nothing new, give the port to the other processes for a
- * while (doubling up to poll_us_max): they share one line, and a process that only polls
- * would otherwise take most of it from those that have work to send. */
+ * while: they share one line, and a process that only polls would otherwise take most of
+ * it from those that have work to send. The pause doubles from 50 us up to poll_us_max, or
+ * up to IDLE_SHARE times what the last empty sync took if that is longer: an empty sync
+ * holds the line for that long, so a waiting process then uses at most 1/(1 + IDLE_SHARE)
+ * of it whatever the line's speed against the wall clock. On a board at 12 Mbaud an empty
+ * sync takes tens of microseconds and poll_us_max governs; on the simulated board, whose
+ * line runs some thousand times slower than a real one, the sync's own time does (with a
+ * fixed 1 ms, three waiting processes kept the line from the one with work). */
+enum { IDLE_SHARE = 8 };
+
 static void idle_pause(const struct ser_priv *p, unsigned *us)
 {
     if (!p->poll_us_max) return;
+    uint64_t cap = (uint64_t)IDLE_SHARE * p->idle_sync_us;
+    if (cap < p->poll_us_max) cap = p->poll_us_max;
+    if (cap > UINT_MAX / 2) cap = UINT_MAX / 2;
     *us = *us ? 2 * *us : 50;
-    if (*us > p->poll_us_max) *us = p->poll_us_max;
+    if (*us > cap) *us = (unsigned)cap;
     usleep(*us);
+}
+
+/* sync_once, timed when it found nothing (idle_pause's measure of a poll's cost). */
+static int sync_timed(struct ser_priv *p, int *pulled)
+{
+    const uint64_t t0 = us_now();
+    int rc = sync_once(p, pulled);
+    if (!rc && !*pulled) p->idle_sync_us = us_now() - t0;
+    return rc;
 }
 
 static int ser_wait(struct canopy_hal *h, const volatile uint64_t *addr, uint64_t mask, int cmp, uint64_t value,
@@ -455,7 +531,7 @@ static int ser_wait(struct canopy_hal *h, const volatile uint64_t *addr, uint64_
     if (((uintptr_t)addr & 7) || !region_of(p, (const void *)(uintptr_t)addr, 8)) return CANOPY_ENOTREG;
     if (canopy_cmp_holds(*addr & mask, cmp, value)) return CANOPY_OK;
     unsigned pause = 0;
-    int pulled, rc = sync_once(p, &pulled);
+    int pulled, rc = sync_timed(p, &pulled);
     const uint64_t start = p->cycles, limit = ns_to_cycles(p, timeout_ns);
     for (;;) {
         if (rc) return rc;
@@ -463,7 +539,7 @@ static int ser_wait(struct canopy_hal *h, const volatile uint64_t *addr, uint64_
         if (p->cycles - start >= limit) return CANOPY_ETIMEDOUT;
         if (!pulled) idle_pause(p, &pause);
         else pause = 0;
-        rc = sync_once(p, &pulled);
+        rc = sync_timed(p, &pulled);
     }
 }
 
@@ -471,14 +547,14 @@ static int ser_wait_any(struct canopy_hal *h, uint64_t timeout_ns)
 {
     struct ser_priv *p = priv_of(h);
     unsigned pause = 0;
-    int pulled, rc = sync_once(p, &pulled);
+    int pulled, rc = sync_timed(p, &pulled);
     const uint64_t start = p->cycles, limit = ns_to_cycles(p, timeout_ns);
     for (;;) {
         if (rc) return rc;
         if (pulled) return CANOPY_OK;
         if (p->cycles - start >= limit) return CANOPY_ETIMEDOUT;
         idle_pause(p, &pause);
-        rc = sync_once(p, &pulled);
+        rc = sync_timed(p, &pulled);
     }
 }
 

@@ -46,7 +46,8 @@
 #define SER_BREG_ERR_AXI 0x058u /* node AXI4 errors and timeouts seen by the bridge */
 #define SER_BREG_FRAMES 0x060u /* requests executed (retransmissions answered again not counted) */
 #define SER_BREG_ERR_DMA 0x068u /* DMA bursts of the node that board memory refused (not INCR of 8-byte beats, or past its end) */
-#define SER_BREG_MEM_ZERO 0x070u /* write: zero the node's board memory from byte bits 31..0 for bits 63..32 bytes (both multiples of 8, inside the memory; else range); reads 0 */
+#define SER_BREG_MEM_FILL 0x070u /* write: fill the node's board memory from byte bits 31..0 for bits 63..32 bytes (both multiples of 8, inside the memory; else range) with the node's MEM_FILL_WORD; reads 0 */
+#define SER_BREG_MEM_FILL_WORD 0x078u /* the word MEM_FILL writes (0 after reset): a host pushes a run of one repeated word, a zeroed or sentinel-filled buffer, in two frames; reads back as written */
 #define SER_BREG_DIRTY0 0x080u /* dirty lines of board memory, word i bit j = line 64 i + j written by the node's DMA since cleared; write 1s to clear */
 #define SER_BREG_DIRTY0_COUNT 16u
 

@@ -21,7 +21,9 @@
 //     is abandoned: the node's slave is then in an unknown state until reset).
 //   - mem_*[n]: the board memories' host ports (canopy_board_mem).
 //   - st_start_o: pulse when ST_CTRL is written with bit 0 set (ignored while running).
-//   - MEM_ZERO: zeroes a range of the node's memory word by word before the command ends.
+//   - MEM_FILL: writes the node's MEM_FILL_WORD into a range of its memory, word by word,
+//     before the command ends (a zeroed or sentinel-filled host buffer in two frames, not
+//     its every byte over the line).
 //   - err_*_i pulses and the exec's own AXI errors are counted in the board registers.
 `default_nettype none
 `include "canopy_assert.svh"
@@ -114,7 +116,7 @@ module canopy_board_exec #(
                         "board memory larger than the DIRTY registers cover")
 
   typedef enum logic [3:0] {
-    S_IDLE, S_AW, S_WREAD, S_WBEAT, S_B, S_AR, S_R, S_MREAD, S_MREQ, S_MRSP, S_BREAD, S_BOARD, S_ZERO, S_DONE
+    S_IDLE, S_AW, S_WREAD, S_WBEAT, S_B, S_AR, S_R, S_MREAD, S_MREQ, S_MRSP, S_BREAD, S_BOARD, S_FILL, S_DONE
   } state_e;
   state_e state_q;
 
@@ -125,7 +127,8 @@ module canopy_board_exec #(
   logic [CountW-1:0] left_q;       // words still to do, including the current one
   logic [BufW-1:0]  idx_q;         // buffer index of the current word
   logic [7:0]       status_q;
-  logic [31:0]      zleft_q;       // words still to zero (MEM_ZERO)
+  logic [31:0]      zleft_q;       // words still to fill (MEM_FILL)
+  logic [NumNodes-1:0][63:0] fill_q;  // MEM_FILL_WORD per node
   logic [TmoW-1:0]  tmo_q;
   logic [63:0]      cycles_q;
   logic [31:0]      err_crc_q, err_frame_q, err_axi_q, frames_q;
@@ -142,7 +145,8 @@ module canopy_board_exec #(
 
   // Board registers: writable are ST_CTRL and the DIRTY words.
   function automatic logic breg_writable(input logic [11:0] a);
-    breg_writable = a == canopy_serial_pkg::BregStCtrl || a == canopy_serial_pkg::BregMemZero ||
+    breg_writable = a == canopy_serial_pkg::BregStCtrl || a == canopy_serial_pkg::BregMemFill ||
+                    a == canopy_serial_pkg::BregMemFillWord ||
                     (a >= canopy_serial_pkg::BregDirty0 && a < canopy_serial_pkg::BregDirty0 + 12'(8 * DirtyWords));
   endfunction
 
@@ -195,6 +199,7 @@ module canopy_board_exec #(
       canopy_serial_pkg::BregErrAxi:   breg_rdata = 64'(err_axi_q);
       canopy_serial_pkg::BregFrames:   breg_rdata = 64'(frames_q);
       canopy_serial_pkg::BregErrDma:   breg_rdata = 64'(err_dma_q[node_q]);
+      canopy_serial_pkg::BregMemFillWord: breg_rdata = fill_q[node_q];
       default: begin
         for (int unsigned i = 0; i < DirtyWords; i++) begin
           if (a == canopy_serial_pkg::BregDirty0 + 12'(8 * i)) breg_rdata = mem_dirty_i[node_q][64*i +: 64];
@@ -291,18 +296,18 @@ module canopy_board_exec #(
           idx_q  <= idx_q + BufW'(1);
           left_q <= left_q - CountW'(1);
           addr_q <= addr_q + 32'd8;
-          if (write_q && addr_q[11:0] == canopy_serial_pkg::BregMemZero) begin
-            // Zero a range of the node's memory, word by word.
+          if (write_q && addr_q[11:0] == canopy_serial_pkg::BregMemFill) begin
+            // Fill a range of the node's memory with its MEM_FILL_WORD, word by word.
             addr_q  <= wword[31:0];
             zleft_q <= wword[63:32] >> 3;
             if (wword[2:0] != 3'd0 || wword[34:32] != 3'd0 ||
                 {1'b0, wword[31:0]} + {1'b0, wword[63:32]} > 33'(MemBytes)) begin
               status_q <= canopy_serial_pkg::StRange;
               state_q  <= S_DONE;
-            end else state_q <= wword[63:32] == 32'd0 ? S_DONE : S_ZERO;
+            end else state_q <= wword[63:32] == 32'd0 ? S_DONE : S_FILL;
           end else if (write_q || left_q == CountW'(1)) state_q <= S_DONE;
         end
-        S_ZERO: if (mem_req_ready_i[node_q]) begin
+        S_FILL: if (mem_req_ready_i[node_q]) begin
           addr_q  <= addr_q + 32'd8;
           zleft_q <= zleft_q - 32'd1;
           if (zleft_q == 32'd1) state_q <= S_DONE;
@@ -351,12 +356,12 @@ module canopy_board_exec #(
     assign m_axi_arlen_o[n]   = 8'(left_q - CountW'(1));
     assign m_axi_arvalid_o[n] = sel && state_q == S_AR;
     assign m_axi_rready_o[n]  = sel && state_q == S_R;
-    assign mem_req_valid_o[n] = sel && (state_q == S_MREQ || state_q == S_ZERO);
+    assign mem_req_valid_o[n] = sel && (state_q == S_MREQ || state_q == S_FILL);
     assign mem_clr_valid_o[n] = sel && state_q == S_BOARD && write_q && addr_q[11:0] >= canopy_serial_pkg::BregDirty0;
   end
   assign mem_req_write_o = write_q;
   assign mem_req_addr_o  = addr_q[3 +: MemWordW];
-  assign mem_req_wdata_o = state_q == S_ZERO ? 64'd0 : wword;
+  assign mem_req_wdata_o = state_q == S_FILL ? fill_q[node_q] : wword;
   assign mem_clr_word_o  = DirtyIdxW'((addr_q[11:0] - canopy_serial_pkg::BregDirty0) >> 3);
   assign mem_clr_mask_o  = wword;
   assign st_start_o      = state_q == S_BOARD && write_q && addr_q[11:0] == canopy_serial_pkg::BregStCtrl && wword[0] &&
@@ -376,6 +381,7 @@ module canopy_board_exec #(
       err_axi_q   <= '0;
       frames_q    <= '0;
       err_dma_q   <= '0;
+      fill_q      <= '0;
     end else begin
       cycles_q <= cycles_q + 64'd1;
       if (err_crc_i) err_crc_q <= err_crc_q + 32'd1;
@@ -385,6 +391,8 @@ module canopy_board_exec #(
       for (int unsigned n = 0; n < NumNodes; n++) begin
         if (mem_dma_err_i[n]) err_dma_q[n] <= err_dma_q[n] + 32'd1;
       end
+      if (state_q == S_BOARD && write_q && addr_q[11:0] == canopy_serial_pkg::BregMemFillWord)
+        fill_q[node_q] <= wword;
     end
   end
 

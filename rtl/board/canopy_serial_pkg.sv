@@ -44,7 +44,8 @@ package canopy_serial_pkg;
   localparam logic [11:0] BregErrAxi    = 12'h058;
   localparam logic [11:0] BregFrames    = 12'h060;
   localparam logic [11:0] BregErrDma    = 12'h068;
-  localparam logic [11:0] BregMemZero   = 12'h070;
+  localparam logic [11:0] BregMemFill   = 12'h070;
+  localparam logic [11:0] BregMemFillWord = 12'h078;
   localparam logic [11:0] BregDirty0    = 12'h080;
   localparam int unsigned BregDirty0Count = 16;
 

@@ -283,6 +283,29 @@ int main(int argc, char **argv)
     CHECK(raw(0, SER_SPACE_MEM, 2, 0x200, 1, &v) == SER_ST_OK && v == a, "retransmitted write executed: 0x%llx",
           (unsigned long long)v);
 
+    /* MEM_FILL: the node's MEM_FILL_WORD into a range, per node, nothing outside it;
+     * refused (range) when unaligned or past the memory, touching nothing. */
+    uint64_t pat = 0xa5a5a5a5a5a5a5a5ull, pat3 = 0x5a5a000011112222ull, fill[6];
+    CHECK(raw(1, SER_SPACE_BOARD, 2, SER_BREG_MEM_FILL_WORD, 1, &pat) == SER_ST_OK, "MEM_FILL_WORD write");
+    CHECK(raw(1, SER_SPACE_BOARD, 3, SER_BREG_MEM_FILL_WORD, 1, &pat3) == SER_ST_OK, "MEM_FILL_WORD node 3");
+    CHECK(raw(0, SER_SPACE_BOARD, 2, SER_BREG_MEM_FILL_WORD, 1, &v) == SER_ST_OK && v == pat,
+          "MEM_FILL_WORD reads back 0x%llx", (unsigned long long)v);
+    CHECK(raw(1, SER_SPACE_MEM, 2, 0x400, 6, (uint64_t[6]){1, 2, 3, 4, 5, 6}) == SER_ST_OK, "fill's surroundings");
+    uint64_t z = (32ull << 32) | 0x408; /* words 1..4 of the six */
+    CHECK(raw(1, SER_SPACE_BOARD, 2, SER_BREG_MEM_FILL, 1, &z) == SER_ST_OK, "MEM_FILL");
+    CHECK(raw(0, SER_SPACE_MEM, 2, 0x400, 6, fill) == SER_ST_OK, "read the fill back");
+    CHECK(fill[0] == 1 && fill[1] == pat && fill[2] == pat && fill[3] == pat && fill[4] == pat && fill[5] == 6,
+          "MEM_FILL wrote %llx %llx .. %llx %llx", (unsigned long long)fill[0], (unsigned long long)fill[1],
+          (unsigned long long)fill[4], (unsigned long long)fill[5]);
+    z = (8ull << 32) | 0x404;
+    CHECK(raw(1, SER_SPACE_BOARD, 2, SER_BREG_MEM_FILL, 1, &z) == SER_ST_RANGE, "unaligned MEM_FILL");
+    z = (16ull << 32) | (mem - 8);
+    CHECK(raw(1, SER_SPACE_BOARD, 2, SER_BREG_MEM_FILL, 1, &z) == SER_ST_RANGE, "MEM_FILL past the memory");
+    CHECK(raw(0, SER_SPACE_MEM, 2, 0x400, 6, fill) == SER_ST_OK && fill[0] == 1 && fill[1] == pat,
+          "a refused MEM_FILL wrote");
+    pat = 0;
+    CHECK(raw(1, SER_SPACE_BOARD, 2, SER_BREG_MEM_FILL_WORD, 1, &pat) == SER_ST_OK, "MEM_FILL_WORD back to 0");
+
     /* A frame cut off: dropped after the idle timeout, then the board serves the next. */
     n = build(f, 1, SER_SPACE_MEM, 2, 0x208, 4, (uint64_t[4]){1, 2, 3, 4}, ++g_seq);
     send_raw(f, n / 2);
