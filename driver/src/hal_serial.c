@@ -77,8 +77,6 @@ struct ser_priv {
     uint64_t crc_errors, no_answers; /* seen and recovered from, for diagnostics */
     uint64_t frames, bytes_out, bytes_in, syncs, empty_syncs; /* CANOPY_SERIAL_STATS=1: printed at close */
     uint64_t idle_sync_us; /* wall time the last sync that found nothing took (its share of the line) */
-    uint64_t fill_word;    /* the node's MEM_FILL_WORD, as this process last wrote it */
-    int fill_known;        /* fill_word is the board's (else write it before a fill) */
 };
 
 static struct ser_priv *priv_of(struct canopy_hal *h) { return (struct ser_priv *)h->priv; }
@@ -284,23 +282,20 @@ static int xfer_long(struct ser_priv *p, int write, unsigned space, uint32_t add
 }
 
 /* ------------------------------------------------------------------ the shadow */
-/* Write to the board every word of every region that the host changed. */
 /* Fill `words` words of board memory from bus address `bus` with `value` (MEM_FILL): two
- * frames at most, whatever the length. */
+ * frames, whatever the length. */
 static int mem_fill(struct ser_priv *p, uint64_t bus, size_t words, uint64_t value)
 {
-    int rc;
-    if (!p->fill_known || p->fill_word != value) {
-        if ((rc = xfer(p, 1, SER_SPACE_BOARD, p->node, SER_BREG_MEM_FILL_WORD, 1, &value, NULL))) return rc;
-        p->fill_word = value;
-        p->fill_known = 1;
-    }
+    /* The word is written every time, not cached: whatever another program left in the
+     * register (serial_test writes it raw) cannot turn into a wrong fill. */
+    int rc = xfer(p, 1, SER_SPACE_BOARD, p->node, SER_BREG_MEM_FILL_WORD, 1, &value, NULL);
+    if (rc) return rc;
     const uint64_t z = ((uint64_t)(8 * words) << 32) | bus;
     return xfer(p, 1, SER_SPACE_BOARD, p->node, SER_BREG_MEM_FILL, 1, &z, NULL);
 }
 
-/* Runs of one repeated word at least this long go as a fill, not as their bytes (a fill
- * costs about as much line as three words written). */
+/* Runs of one repeated word at least this long go as a fill, not as their bytes (a fill's
+ * two frames cost about as much line as five words written). */
 enum { FILL_MIN_WORDS = 8 };
 
 static int word_changed(const struct ser_region *g, size_t w)

@@ -143,7 +143,7 @@ module canopy_board_exec #(
     start = state_q == S_IDLE && |cmd_valid_i;
   end
 
-  // Board registers: writable are ST_CTRL and the DIRTY words.
+  // Board registers: writable are ST_CTRL, MEM_FILL, MEM_FILL_WORD and the DIRTY words.
   function automatic logic breg_writable(input logic [11:0] a);
     breg_writable = a == canopy_serial_pkg::BregStCtrl || a == canopy_serial_pkg::BregMemFill ||
                     a == canopy_serial_pkg::BregMemFillWord ||
