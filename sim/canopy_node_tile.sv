@@ -214,7 +214,9 @@ module canopy_node_tile #(
     .rx_slot_credit_valid_o (rx_slot_valid),
     .rx_slot_credit_tree_o  (rx_slot_tree),
     .tx_slot_credit_valid_i (tx_slot_valid),
-    .tx_slot_credit_tree_i  (tx_slot_tree)
+    .tx_slot_credit_tree_i  (tx_slot_tree),
+    .link_down_i            (link_down_o),
+    .link_drops_i           (link_drops_o)
   );
 endmodule
 

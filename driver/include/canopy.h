@@ -55,6 +55,8 @@ enum canopy_status {
     CANOPY_EDEVTIMEOUT = -19, /* serial: the board's bridge answered that a node's bus did not respond */
     CANOPY_ETREEDOWN = -20, /* the tree is down: a collective on it did not complete within the collective
                                timeout (canopy_coll_set_timeout); it is retired on this node */
+    CANOPY_EUNREACH = -21,  /* the route to the node, or back, crosses a link that is down
+                               (canopy_set_dead_links); nothing was sent */
 };
 
 /* A short description of a status value (never NULL). */
@@ -96,6 +98,19 @@ int canopy_my_node(canopy_dev *dev);
 int canopy_num_nodes(canopy_dev *dev);
 int canopy_ndims(canopy_dev *dev);
 int canopy_coords(canopy_dev *dev, int node, unsigned coords[4]);
+
+/* Links that are down, as the fabric manager learned them from every node's LINK_DOWN
+ * register (canopy_counters.link_down): dead[i] bit p marks the link out of node i's router
+ * port p (2d: + in dimension d, 2d+1: -); a link is down if either end is marked. nodes
+ * must be canopy_num_nodes; a bit for a port the torus lacks is refused (CANOPY_EINVAL);
+ * dead = NULL forgets them all. From then on canopy_put, canopy_get and canopy_amo refuse
+ * with CANOPY_EUNREACH, before sending anything, a transfer whose dimension-order route
+ * (the routers' own) crosses a down link in either direction: out (the data or request)
+ * or back (its acknowledgement or reply). The map is copied. */
+int canopy_set_dead_links(canopy_dev *dev, const uint8_t *dead, size_t nodes);
+/* 1 if the route from node src to node dst crosses no link marked down, 0 if it does
+ * (a negative status for a closed handle or a node out of range). */
+int canopy_route_up(canopy_dev *dev, int src, int dst);
 
 /* Allocate this node's window (DMA-able, zeroed, page aligned; a window of 2 MiB or more
  * is 2 MiB aligned) and register it with the device; remote puts land in it. Once per
@@ -225,6 +240,10 @@ struct canopy_counters {
     /* DMA bursts (writes) and beats (reads) the host refused (BRESP / RRESP an error: the
      * bridge or the IOMMU); 0 on a device before 1.4, which does not check them. */
     uint64_t err_dma_write, err_dma_read;
+    /* Link state (1.5): bit p, the link out of router port p (2d toward + in dimension d,
+     * 2d+1 toward -) was declared down by its link end; flits the router sent into dead
+     * links and lost there. Both 0 on a device before 1.5 and on unprotected links. */
+    uint64_t link_down, link_drops;
 };
 int canopy_counters(canopy_dev *dev, struct canopy_counters *c);
 

@@ -11,7 +11,7 @@
 #define CANOPY_MAGIC 0x43504E59u
 #define CANOPY_BLOCK_TYPE 1u
 #define CANOPY_VERSION_MAJOR 1u
-#define CANOPY_VERSION_MINOR 4u
+#define CANOPY_VERSION_MINOR 5u
 
 /* identifies the block: magic, type and version, so a driver can tell it found canopy (ro) */
 #define CANOPY_REG_ID 0x000u
@@ -179,6 +179,10 @@
 #define CANOPY_REG_AMOS_SERVED 0x1F8u
 /* DMA read beats from host memory that the host refused (RRESP SLVERR or DECERR): the get response they were for goes back FAILED without a payload, an atomic is answered FAILED and writes nothing (ro) */
 #define CANOPY_REG_ERR_DMA_READ 0x200u
+/* bit p: the link out of router port p (2d toward + in dimension d, 2d+1 toward -) is down: its protected link end declared it (replays exhausted or the partner silent, docs/link.md) and drops what the router sends into it; a link comes back only with a reset. Always 0 on unprotected links and on the board's on-chip links (ro) */
+#define CANOPY_REG_LINK_DOWN 0x208u
+/* flits this router sent into its dead links and their link ends dropped (a packet routed over a dead link is lost there; its sender's put or get times out) (ro) */
+#define CANOPY_REG_LINK_DROPS 0x210u
 
 /* Extract a field: CANOPY_FIELD(value, ID, MAGIC). */
 #define CANOPY_FIELD(v, reg, field) \
@@ -244,6 +248,8 @@ static inline const char *canopy_reg_name(uint32_t offset)
     case CANOPY_REG_REDUCES_REFUSED: return "REDUCES_REFUSED";
     case CANOPY_REG_AMOS_SERVED: return "AMOS_SERVED";
     case CANOPY_REG_ERR_DMA_READ: return "ERR_DMA_READ";
+    case CANOPY_REG_LINK_DOWN: return "LINK_DOWN";
+    case CANOPY_REG_LINK_DROPS: return "LINK_DROPS";
     default: return (const char *)0;
     }
 }

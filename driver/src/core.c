@@ -45,6 +45,7 @@ const char *canopy_strerror(int status)
     case CANOPY_ECHECKSUM: return "serial frames kept failing their checksum";
     case CANOPY_EDEVTIMEOUT: return "the board's bus did not answer in time (serial bridge timeout)";
     case CANOPY_ETREEDOWN: return "the collective tree is down: a collective on it did not complete in time";
+    case CANOPY_EUNREACH: return "the route to that node (or back) crosses a link that is down";
     default: return "unknown canopy status";
     }
 }
@@ -224,6 +225,7 @@ int canopy_close(canopy_dev **devp)
     csr_read(dev, CANOPY_REG_ID, &fence); /* non-posted: the writes above have landed */
     dev->hal.ops->close(&dev->hal);
     free(dev->get_issued_to);
+    free(dev->dead_links);
     for (unsigned t = 0; t < CANOPY_MAX_TREES; ++t) free(dev->trees[t].saved);
     free(dev);
     return rc == CANOPY_EREFUSED ? CANOPY_OK : rc;
@@ -297,6 +299,10 @@ int canopy_counters(canopy_dev *dev, struct canopy_counters *c)
     c->err_dma_write = c->err_dma_read = 0;
     if (dev->caps.version_minor >= 4 && ((rc = csr_read(dev, CANOPY_REG_ERR_DMA_WRITE, &c->err_dma_write)) ||
                                          (rc = csr_read(dev, CANOPY_REG_ERR_DMA_READ, &c->err_dma_read))))
+        return rc;
+    c->link_down = c->link_drops = 0;
+    if (dev->caps.version_minor >= 5 && ((rc = csr_read(dev, CANOPY_REG_LINK_DOWN, &c->link_down)) ||
+                                         (rc = csr_read(dev, CANOPY_REG_LINK_DROPS, &c->link_drops))))
         return rc;
     return CANOPY_OK;
 }
@@ -494,6 +500,7 @@ int canopy_put(canopy_dev *dev, int node, uint64_t offset, const void *src, size
     if (rc) return rc;
     if ((!src && len) || (flags & ~CANOPY_PUT_NOTIFY)) return CANOPY_EINVAL;
     if (node < 0 || node >= dev->nodes) return CANOPY_ERANGE;
+    if ((rc = canopy_route_ok(dev, node))) return rc;
     const uint64_t offset_limit = (uint64_t)1 << CANOPY_HDR_OFFSET_WIDTH;
     if (offset >= offset_limit || len > offset_limit - offset) return CANOPY_ERANGE;
 
@@ -547,6 +554,7 @@ int canopy_get(canopy_dev *dev, int node, uint64_t remote_offset, uint64_t local
     int rc = usable(dev);
     if (rc) return rc;
     if (node < 0 || node >= dev->nodes) return CANOPY_ERANGE;
+    if ((rc = canopy_route_ok(dev, node))) return rc;
     if (!dev->caps.get_slots) return CANOPY_ENODEV;
     if (!dev->win.vaddr) return CANOPY_ENOTREG;
     /* Both ranges must be expressible (40-bit offsets); the local one must lie in this
@@ -582,6 +590,7 @@ int canopy_amo(canopy_dev *dev, int node, uint64_t offset, unsigned op, unsigned
     int rc = usable(dev);
     if (rc) return rc;
     if (node < 0 || node >= dev->nodes) return CANOPY_ERANGE;
+    if ((rc = canopy_route_ok(dev, node))) return rc;
     if (!dev->caps.amo_ops) return CANOPY_ENODEV;
     if (op > 31 || !(dev->caps.amo_ops >> op & 1u) || (size != 4 && size != 8) || offset % size) return CANOPY_EINVAL;
     const uint64_t offset_limit = (uint64_t)1 << CANOPY_HDR_OFFSET_WIDTH;

@@ -44,6 +44,7 @@ struct canopy_dev {
     struct canopy_caps caps;
     unsigned ndims, sizes[CANOPY_MAX_DIMS], my_coords[CANOPY_MAX_DIMS];
     int node, nodes;
+    uint8_t *dead_links; /* canopy_set_dead_links: per node, its ports whose link is down (NULL: none) */
     struct canopy_dma_region wb, ej, win;
     /* Injection ring, in 64-bit words, free-running counts. */
     uint32_t inj_words, inj_tail, inj_head_seen, unrung;
@@ -87,6 +88,9 @@ struct canopy_dev {
         unsigned stripe[CANOPY_MAX_STRIPE];
     } trees[CANOPY_MAX_TREES];
 };
+
+/* CANOPY_EUNREACH if the route to node or back crosses a link known to be down (route.c). */
+int canopy_route_ok(const canopy_dev *dev, int node);
 
 /* A NULL handle is what canopy_close leaves behind. */
 static inline int usable(canopy_dev *dev) { return dev ? CANOPY_OK : CANOPY_ECLOSED; }

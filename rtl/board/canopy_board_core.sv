@@ -160,7 +160,9 @@ module canopy_board_core #(
       .tx_valid_o (tx_valid[n]), .tx_flit_o (tx_flit[n]), .tx_last_o (tx_last[n]), .tx_vc_o (tx_vc[n]),
       .tx_credit_i (tx_credit[n]),
       .rx_slot_credit_valid_o (rx_slot_valid[n]), .rx_slot_credit_tree_o (rx_slot_tree[n]),
-      .tx_slot_credit_valid_i (tx_slot_valid[n]), .tx_slot_credit_tree_i (tx_slot_tree[n])
+      .tx_slot_credit_valid_i (tx_slot_valid[n]), .tx_slot_credit_tree_i (tx_slot_tree[n]),
+      .link_down_i            ('0),   // on-chip links are unprotected: never down
+      .link_drops_i           ('0)
     );
 
     canopy_board_mem #(.MemBytes (MemBytes), .AxiIdWidth (AxiIdWidth)) u_mem (

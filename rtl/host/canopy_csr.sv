@@ -86,7 +86,9 @@ module canopy_csr (
   input  wire logic [63:0] gets_failed_i,
   input  wire logic [63:0] reduces_refused_i,
   input  wire logic [63:0] amos_served_i,
-  input  wire logic [63:0] err_dma_read_i
+  input  wire logic [63:0] err_dma_read_i,
+  input  wire logic [63:0] link_down_i,
+  input  wire logic [63:0] link_drops_i
 );
   // Byte-strobe merge of a write into a stored value.
   function automatic logic [63:0] merge(input logic [63:0] old, input logic [63:0] data,
@@ -170,6 +172,8 @@ module canopy_csr (
       12'h1F0: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h1F8: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       12'h200: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h208: begin wr_hit = 1'b1; wr_ro = 1'b1; end
+      12'h210: begin wr_hit = 1'b1; wr_ro = 1'b1; end
       default: ;
     endcase
   end
@@ -294,6 +298,8 @@ module canopy_csr (
       12'h1F0: begin rd_mux = reduces_refused_i; rd_hit = 1'b1; end
       12'h1F8: begin rd_mux = amos_served_i; rd_hit = 1'b1; end
       12'h200: begin rd_mux = err_dma_read_i; rd_hit = 1'b1; end
+      12'h208: begin rd_mux = link_down_i; rd_hit = 1'b1; end
+      12'h210: begin rd_mux = link_drops_i; rd_hit = 1'b1; end
       default: ;
     endcase
   end

@@ -25,6 +25,9 @@
 //     TOPO, used for ACK headers and the ACK table index.
 //   - err_bad_*_i: the router's refused-packet counters, shown zero-extended in ERR_BAD_*;
 //     err_coll_*_i likewise in ERR_COLL_DIR / ERR_COLL_TREE.
+//   - link_down_i / link_drops_i: the link ends beside the router (outside the node): bit p,
+//     the link out of port p is down; flits they dropped after a death. Shown in LINK_DOWN
+//     and LINK_DROPS through one register stage (they are status, not on any fast path).
 //   - tbl_*: the router's collective routing table: one write port shared by TREE_ENTRY
 //     (CSR writes first) and CONFIG packets (from the ejector), and the read-back port
 //     behind TREE_SEL / TREE_READ.
@@ -152,7 +155,9 @@ module canopy_host_if #(
   input  wire logic [31:0]           err_coll_dir_i,
   input  wire logic [31:0]           err_coll_tree_i,
   input  wire logic [31:0]           err_reduce_i,
-  input  wire logic [31:0]           reduces_refused_i
+  input  wire logic [31:0]           reduces_refused_i,
+  input  wire logic [2*NumDims-1:0]  link_down_i,
+  input  wire logic [31:0]           link_drops_i
 );
   localparam int unsigned CsrAddrBits = canopy_regs_pkg::CsrAddrBits;
   localparam int unsigned WinIdxBits  = $clog2(canopy_host_pkg::InjWindowWords);
@@ -245,6 +250,18 @@ module canopy_host_if #(
   localparam int unsigned CErrDmaRead   = 27;
   localparam int unsigned NumCnt        = 28;
   logic [NumCnt-1:0][63:0]   cnt_q;
+
+  logic [2*NumDims-1:0] link_down_q;
+  logic [31:0]          link_drops_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      link_down_q  <= '0;
+      link_drops_q <= '0;
+    end else begin
+      link_down_q  <= link_down_i;
+      link_drops_q <= link_drops_i;
+    end
+  end
   logic [NumCnt-1:0][CntW-1:0] cnt_inc;
 
   logic [63:0] reg_id, reg_build, reg_caps, reg_rings, reg_topo, reg_status, reg_caps_get;
@@ -285,6 +302,8 @@ module canopy_host_if #(
     .gets_failed_i    (cnt_q[CGetsFailed]),
     .amos_served_i    (cnt_q[CAmosServed]),
     .reduces_refused_i(64'(reduces_refused_i)),
+    .link_down_i      (64'(link_down_q)),
+    .link_drops_i     (64'(link_drops_q)),
     .rings_i          (reg_rings),
     .topo_i           (reg_topo),
     .status_i         (reg_status),

@@ -13,7 +13,7 @@ package canopy_regs_pkg;
   localparam logic [31:0] Magic           = 32'h43504E59;
   localparam int unsigned BlockType       = 1;
   localparam int unsigned VersionMajor    = 1;
-  localparam int unsigned VersionMinor    = 4;
+  localparam int unsigned VersionMinor    = 5;
 
   localparam int unsigned RegId = 'h000;
   localparam int unsigned IdMagicLsb = 0, IdMagicWidth = 32;
@@ -98,6 +98,8 @@ package canopy_regs_pkg;
   localparam int unsigned RegReducesRefused = 'h1F0;
   localparam int unsigned RegAmosServed = 'h1F8;
   localparam int unsigned RegErrDmaRead = 'h200;
+  localparam int unsigned RegLinkDown = 'h208;
+  localparam int unsigned RegLinkDrops = 'h210;
 endpackage
 /* verilator lint_on UNUSEDPARAM */
 

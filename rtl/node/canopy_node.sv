@@ -14,6 +14,9 @@
 //   - rx_slot_credit_* / tx_slot_credit_*: the collective subnet's slot credits beside
 //     the flit credits of each link (see canopy_router), same indexing.
 //   - my_coord_i / torus_size_i: static while out of reset; sizes of unused dimensions 1.
+//   - link_down_i / link_drops_i: from the link ends outside the node (rtl/link/canopy_link,
+//     one per link port, same indexing): link p is down; flits dropped into dead links.
+//     Shown in LINK_DOWN / LINK_DROPS; tie to 0 where the links are unprotected.
 // Parameters: NumDims must be set; the others default to the router's and the host
 // interface's defaults. FlitWidth must be 64 (the host interface's word).
 `default_nettype none
@@ -124,7 +127,9 @@ module canopy_node #(
   output logic      [NumLinks-1:0]                 rx_slot_credit_valid_o,
   output logic      [NumLinks-1:0][TreeIdW-1:0]    rx_slot_credit_tree_o,
   input  wire logic [NumLinks-1:0]                 tx_slot_credit_valid_i,
-  input  wire logic [NumLinks-1:0][TreeIdW-1:0]    tx_slot_credit_tree_i
+  input  wire logic [NumLinks-1:0][TreeIdW-1:0]    tx_slot_credit_tree_i,
+  input  wire logic [NumLinks-1:0]                 link_down_i,
+  input  wire logic [31:0]                         link_drops_i
 );
   localparam int unsigned NumPorts  = NumLinks + 1;
   localparam int unsigned LocalPort = NumLinks;
@@ -258,6 +263,8 @@ module canopy_node #(
     .err_coll_tree_i(err_coll_tree),
     .err_reduce_i   (err_reduce),
     .reduces_refused_i(reduces_refused),
+    .link_down_i,
+    .link_drops_i,
     .tbl_we_o       (tbl_we),
     .tbl_widx_o     (tbl_widx),
     .tbl_wentry_o   (tbl_wentry),

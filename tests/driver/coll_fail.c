@@ -25,9 +25,14 @@
  *      it (checked); once the link ends have declared it down, an allreduce on tree 3 ends
  *      on every node with CANOPY_ETREEDOWN within the timeout, its result area untouched;
  *      then every node builds tree 4 around the dead link (canopy_fm_setup_avoiding, each
- *      node its own router) and 20 allreduces on it are right on every node. No point-to-
- *      point traffic after the death (a put whose route crosses the link is lost: the
- *      nodes meet by device time instead).
+ *      node its own router) and 20 allreduces on it are right on every node. Until then no
+ *      point-to-point traffic (a put whose route crosses the link would be lost: the nodes
+ *      meet by device time). Then every node hands the driver the dead link
+ *      (canopy_set_dead_links; bad maps refused) and puts a word to every other node: the
+ *      driver refuses with CANOPY_EUNREACH, at once, exactly the puts whose route out or
+ *      back crosses the link (the link's own ends always among them), and gets to those
+ *      nodes too; every put it let through is acknowledged (canopy_quiet) and, after a
+ *      barrier on tree 4, is in its target's window, and no refused one is.
  * Deterministic: fixed roles and patterns, device time only.
  */
 #include <inttypes.h>
@@ -48,6 +53,7 @@ enum {
     BC_OFF = 2048,     /* case 2's broadcast target (256 bytes) */
     GOOD_OFF = 4096,   /* case 3: results, 40 x 64 bytes */
     GOOD_BC_OFF = 8192,
+    P2P_OFF = 12288,   /* case 4: a word from each node (64 x 8 bytes) */
     WIN_BYTES = 16384,
 };
 #define ELEMS 8
@@ -233,6 +239,49 @@ static void allreduces_right(unsigned tree, unsigned calls, const char *what)
         }
 }
 
+/* Case 4's point-to-point part: returns how many of this node's puts were refused. */
+static unsigned p2p_around_dead(const uint8_t *dead, unsigned dnode, int peer)
+{
+    uint8_t bad[64] = {0};
+    CHECK_RC(canopy_set_dead_links(dev, dead, (size_t)n - 1), CANOPY_EINVAL);
+    bad[0] = (uint8_t)(1u << (2 * canopy_ndims(dev))); /* a port the torus lacks */
+    if (canopy_ndims(dev) < 4) CHECK_RC(canopy_set_dead_links(dev, bad, (size_t)n), CANOPY_EINVAL);
+    CHECK(canopy_route_up(dev, 0, n - 1) == 1, "a refused map was kept");
+    CHECK_OK(canopy_set_dead_links(dev, dead, (size_t)n));
+    CHECK_RC(canopy_route_up(dev, 0, n), CANOPY_ERANGE);
+    CHECK(canopy_route_up(dev, (int)dnode, peer) == 0 && canopy_route_up(dev, peer, (int)dnode) == 0,
+          "the route between the dead link's ends (%u, %d) is up", dnode, peer);
+    fill(P2P_OFF, 8 * (size_t)n, SENTINEL);
+    CHECK_OK(canopy_barrier(dev, 4, TEST_TIMEOUT_NS));
+    unsigned refused = 0;
+    for (int j = 0; j < n; ++j) {
+        if (j == me) continue;
+        const int up = canopy_route_up(dev, me, j) == 1 && canopy_route_up(dev, j, me) == 1;
+        const uint64_t v = 0x900d000000000000ull | (uint64_t)me << 16 | (uint64_t)j;
+        const uint64_t t0 = now();
+        const int rc = canopy_put(dev, j, P2P_OFF + 8u * (unsigned)me, &v, 8, 0);
+        CHECK(rc == (up ? CANOPY_OK : CANOPY_EUNREACH), "case 4: put %d -> %d (route %s): %d (%s)", me, j,
+              up ? "up" : "over the dead link", rc, canopy_strerror(rc));
+        if (!up) {
+            CHECK_RC(canopy_get(dev, j, P2P_OFF, IDLE_OFF, 8), CANOPY_EUNREACH);
+            CHECK(now() - t0 < 5 * US, "case 4: refusing a put took %" PRIu64 " ns", now() - t0);
+            ++refused;
+        }
+    }
+    CHECK(refused > 0 || (me != (int)dnode && me != peer), "case 4: node %d refused no put, yet it ends the dead link",
+          me);
+    CHECK_OK(canopy_quiet(dev, TEST_TIMEOUT_NS)); /* every put let through was delivered */
+    CHECK_OK(canopy_barrier(dev, 4, TEST_TIMEOUT_NS));
+    for (int j = 0; j < n; ++j) {
+        if (j == me) continue;
+        const int up = canopy_route_up(dev, me, j) == 1 && canopy_route_up(dev, j, me) == 1;
+        const uint64_t got = ((volatile uint64_t *)(win + P2P_OFF))[j];
+        const uint64_t want = up ? (0x900d000000000000ull | (uint64_t)j << 16 | (uint64_t)me) : SENTINEL;
+        CHECK(got == want, "case 4: word from node %d: 0x%016" PRIx64 ", expected 0x%016" PRIx64, j, got, want);
+    }
+    return refused;
+}
+
 static void case4_dead_link(unsigned dnode, unsigned dport, uint64_t dcycle, uint64_t timeout_ns)
 {
     char err[256] = "";
@@ -251,6 +300,9 @@ static void case4_dead_link(unsigned dnode, unsigned dport, uint64_t dcycle, uin
     barrier();
     CHECK(canopy_cycles(dev) < dcycle, "case 4: the link died (cycle %" PRIu64 ") before the test was ready (%" PRIu64
           "): give a later cycle", dcycle, canopy_cycles(dev));
+    struct canopy_counters cnt;
+    CHECK_OK(canopy_counters(dev, &cnt));
+    CHECK(cnt.link_down == 0, "case 4: LINK_DOWN 0x%" PRIx64 " before the link died", cnt.link_down);
     fill(RED_OFF, 8 * ELEMS, SENTINEL);
     /* Meet after the death, once both link ends have declared it down (~500 cycles of
      * silence): everyone sleeps to the same device time. */
@@ -265,6 +317,10 @@ static void case4_dead_link(unsigned dnode, unsigned dport, uint64_t dcycle, uin
     CHECK_OK(canopy_allreduce(dev, &a, &c));
     expect_down(&c, t0, timeout_ns, "case 4, allreduce over a tree with a dead link");
     check_down_everywhere(3, 0);
+    /* Each node's own CSRs name the dead link: its two ends, nothing else. */
+    const uint64_t want = (me == (int)dnode ? 1ull << dport : 0) | (me == peer ? 1ull << (dport ^ 1u) : 0);
+    CHECK_OK(canopy_counters(dev, &cnt));
+    CHECK(cnt.link_down == want, "case 4: LINK_DOWN 0x%" PRIx64 ", expected 0x%" PRIx64, cnt.link_down, want);
     sleep_until(meet + 2 * timeout_ns + 20 * US);
     check_untouched(RED_OFF, 8 * ELEMS, "case 4, the allreduce's result area");
 
@@ -277,10 +333,12 @@ static void case4_dead_link(unsigned dnode, unsigned dport, uint64_t dcycle, uin
     sleep_until(meet + 2 * timeout_ns + 60 * US); /* every router holds its entry by then */
     allreduces_right(4, 20, "case 4, tree 4 around the dead link");
     CHECK_OK(canopy_barrier(dev, 4, TEST_TIMEOUT_NS));
+    const unsigned refused = p2p_around_dead(dead, dnode, peer);
     if (me == 0)
         printf("coll_fail: case 4: link %u:%u dead at cycle %" PRIu64 ": %d nodes ended with CANOPY_ETREEDOWN within "
-               "%" PRIu64 " ns; 20 allreduces right on the tree rebuilt around it\n",
-               dnode, dport, dcycle, n, timeout_ns);
+               "%" PRIu64 " ns; 20 allreduces right on the tree rebuilt around it; node 0 refused %u of %d puts "
+               "(route over the dead link), the rest delivered\n",
+               dnode, dport, dcycle, n, timeout_ns, refused, n - 1);
 }
 
 int main(int argc, char **argv)

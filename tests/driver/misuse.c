@@ -66,6 +66,10 @@ int main(void)
     CHECK_RC(canopy_my_node(dev), CANOPY_ECLOSED);
     CHECK_OK(canopy_close(&dev));
     CHECK(strlen(canopy_strerror(-999)) > 0, "strerror of an unknown status");
+    for (int s = CANOPY_OK; s >= CANOPY_EUNREACH; --s)
+        CHECK(strcmp(canopy_strerror(s), canopy_strerror(-999)) != 0, "status %d has no message of its own", s);
+    CHECK_RC(canopy_set_dead_links(dev, NULL, 0), CANOPY_ECLOSED);
+    CHECK_RC(canopy_route_up(dev, 0, 0), CANOPY_ECLOSED);
     if (test_me == 0) printf("misuse: every misuse refused with the right status\n");
     return 0;
 }
