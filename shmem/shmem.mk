@@ -65,5 +65,5 @@ build/tests/shmem/legacy: tests/shmem/legacy.c shmem/oshcc $(SHMEM_LIBS) $(wildc
 	@mkdir -p $(@D)
 	shmem/oshcc -std=gnu99 -Wall -Wextra -Werror -O1 -g $< -o $@
 
-SHMEM_TESTS := conformance teams p2p barrier errors legacy amo sync2
+SHMEM_TESTS := conformance teams p2p barrier errors legacy amo sync2 dead_link
 shmem-tests-build: $(addprefix build/tests/shmem/,$(SHMEM_TESTS)) build/tests/shmem/header_check.stamp

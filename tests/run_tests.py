@@ -216,6 +216,13 @@ def declare():
         t.append(Test(f"shmem-{torus}-sync2", f"{run} build/tests/shmem/sync2", b, timeout=900))
     t.append(Test("shmem-3x3-errors", "tests/shmem/run_errors.sh 9", shm + [cosim_make("3x3")]))
     t.append(Test("shmem-3x3-legacy", "tests/shmem/run_legacy.sh 9", shm + [cosim_make("3x3")]))
+    # A link of the world tree dies under 200 allreduces: every PE recovers together (the
+    # dead links flooded over live neighbours, a missed result handed on) and the program
+    # goes on in software over the live routes (docs/shmem.md, "When a link goes down").
+    t.append(Test("shmem-3x3-dead-link",
+                  "CANOPY_SHMEM_COLL_TIMEOUT_US=40 shmem/oshrun -n 9 --torus 3x3 --link-protect "
+                  "--dead-link 4:0:60000 build/tests/shmem/dead_link 60000",
+                  shm + [cosim_make("3x3", protect=True)], timeout=600))
     # The benchmark programs of `make bench`, briefly: each checks what it times.
     t.append(Test("bench-3x3-smoke", "tests/bench_smoke.sh",
                   ["build/driver/examples/bcast_bench", "build/driver/examples/reduce_bench",

@@ -247,7 +247,7 @@ static int attach(int id, int root, uint32_t want)
 void shmi_hw_make_trees(const struct shmi_group *over, struct shmi_group **gs, int n, const char *why)
 {
     for (int i = 0; i < n; ++i) gs[i]->tree = -1;
-    if (!shmi.hw || shmi.world.g.tree < 0) return;
+    if (!shmi.hw || shmi.links_down || shmi.world.g.tree < 0) return;
     const int over_world = over->size == shmi.npes;
     uint32_t taken;
     if (over_world) {
@@ -324,38 +324,60 @@ void shmi_hw_release(struct shmi_group *g)
     g->tree = -1;
 }
 
+/* How a hardware collective ended: 1 if it is done here (rc success: its result, bytes at
+ * data, is kept, fault.c; or its tree went down and another PE had completed it: the
+ * recovery wrote the result at off), 0 if its tree went down and the caller must run it in
+ * software. Any other failure stops. */
+static int finished(const struct shmi_group *g, const char *call, const char *what, int rc, const void *data,
+                    uint64_t off, size_t bytes)
+{
+    if (rc == CANOPY_OK) {
+        shmi_hw_done(g, data, bytes);
+        return 1;
+    }
+    if (rc != CANOPY_ETREEDOWN) shmi_check(call, what, rc);
+    return shmi_links_failed(g, call, off, bytes);
+}
+
 int shmi_hw_barrier(const struct shmi_group *g)
 {
-    if (g->tree < 0) return 0;
+    if (g->tree < 0 || shmi.links_down) return 0;
     /* canopy_barrier's empty allreduce, its wait through shmi_coll_wait (threads). */
     const struct canopy_reduce_args a = {.tree = (unsigned)g->tree, .op = CANOPY_OP_SUM, .dtype = CANOPY_DT_U64};
     struct canopy_coll c;
-    shmi_check("shmem barrier", "canopy_allreduce", canopy_allreduce(shmi.dev, &a, &c));
-    shmi_check("shmem barrier", "waiting for the barrier", shmi_coll_wait(&c));
-    return 1;
+    int rc = canopy_allreduce(shmi.dev, &a, &c);
+    if (!rc) rc = shmi_coll_wait(&c);
+    return finished(g, "shmem barrier", "the barrier", rc, NULL, SHMI_NO_OFF, 0);
 }
 
 int shmi_hw_bcast(const struct shmi_group *g, uint64_t dst_off, const void *src, size_t len, int root_idx,
                   int write_root)
 {
-    if (g->tree < 0 || len == 0) return 0;
+    if (g->tree < 0 || len == 0 || shmi.links_down) return 0;
     const struct canopy_bcast_args a = {
         .tree = (unsigned)g->tree, .group = 0, .root = shmi_group_pe(g, root_idx), .offset = dst_off,
         .size = len, .src = src, .flags = write_root ? 0u : CANOPY_BCAST_SKIP_SRC,
     };
     struct canopy_coll done;
-    shmi_check("shmem broadcast", "canopy_bcast", canopy_bcast(shmi.dev, &a, &done));
-    shmi_check("shmem broadcast", "waiting for the broadcast", shmi_coll_wait(&done));
-    return 1;
+    int rc = canopy_bcast(shmi.dev, &a, &done);
+    if (!rc) rc = shmi_coll_wait(&done);
+    const int skip = g->me == root_idx && !write_root; /* the root's dest is not written */
+    return finished(g, "shmem broadcast", "the broadcast", rc, skip ? src : shmi_local(dst_off),
+                    skip ? SHMI_NO_OFF : dst_off, len);
 }
 
-static void reduce_wait(struct canopy_coll *c)
+/* Issue a reduce and wait for it: 0 when done, 1 when its tree went down and software
+ * must do it (recovered). */
+static int reduce_run(const struct shmi_group *g, const struct canopy_reduce_args *a, size_t esize)
 {
-    int rc = shmi_coll_wait(c);
+    struct canopy_coll c;
+    int rc = canopy_allreduce(shmi.dev, a, &c);
+    if (!rc) rc = shmi_coll_wait(&c);
     if (rc == CANOPY_EREDUCE)
         shmi_fatal("shmem reduction", "the routers found contributions that disagree (did every PE pass the same "
                                       "count and type?)");
-    shmi_check("shmem reduction", "waiting for the reduce", rc);
+    return !finished(g, "shmem reduction", "the reduce", rc, shmi_local(a->dst_offset), a->dst_offset,
+                     a->count * esize);
 }
 
 /* Widen 8/16-bit elements to 32 bits (sign- or zero-extended): sums wrap modulo 2^32,
@@ -384,7 +406,7 @@ static void narrow(void *out, const int32_t *in, size_t n, size_t size)
 int shmi_hw_allreduce(const struct shmi_group *g, uint64_t dst_off, const void *src, size_t count,
                       struct shmi_dtype t, enum shmi_op op)
 {
-    if (g->tree < 0 || count == 0) return 0;
+    if (g->tree < 0 || count == 0 || shmi.links_down) return 0;
     unsigned cop;
     switch (op) {
     case OP_SUM: cop = CANOPY_OP_SUM; break;
@@ -402,14 +424,11 @@ int shmi_hw_allreduce(const struct shmi_group *g, uint64_t dst_off, const void *
     default: return 0; /* floating point and complex: software */
     }
     struct canopy_reduce_args a = {.tree = (unsigned)g->tree, .group = 0, .root = 0, .op = cop, .dtype = (unsigned)dt};
-    struct canopy_coll c;
     if (!wide) {
         a.count = count;
         a.src = src;
         a.dst_offset = dst_off;
-        shmi_check("shmem reduction", "canopy_allreduce", canopy_allreduce(shmi.dev, &a, &c));
-        reduce_wait(&c);
-        return 1;
+        return !reduce_run(g, &a, t.size); /* gone down: nothing was written, software does it all */
     }
     const size_t per = SHMI_RED_BYTES / sizeof(int32_t);
     int32_t *tmp = malloc(per * sizeof *tmp);
@@ -420,8 +439,13 @@ int shmi_hw_allreduce(const struct shmi_group *g, uint64_t dst_off, const void *
         a.count = n;
         a.src = tmp;
         a.dst_offset = shmi.red_off;
-        shmi_check("shmem reduction", "canopy_allreduce", canopy_allreduce(shmi.dev, &a, &c));
-        reduce_wait(&c);
+        if (reduce_run(g, &a, sizeof(int32_t))) {
+            /* Every PE failed this chunk (the earlier ones are done, in dest, which may be
+             * src): software does the rest. */
+            shmi_sw_allreduce(g, (uint8_t *)shmi_local(dst_off) + first * t.size,
+                              (const uint8_t *)src + first * t.size, count - first, t, op);
+            break;
+        }
         narrow((uint8_t *)shmi_local(dst_off) + first * t.size, shmi_local(shmi.red_off), n, t.size);
     }
     free(tmp);

@@ -125,6 +125,10 @@ struct shmi_ctx {
     struct { int tree, root, size; } stride[SHMI_MAX_STRIDE_LOG + 1];
     struct canopy_fm_torus torus;
     int hw;                 /* CANOPY_SHMEM_HW (default 1) */
+    int links_down;         /* fault.c: dead link ends known (then no collective runs in hardware) */
+    uint64_t world_done;    /* fault.c: world-team hardware collectives completed here ... */
+    uint8_t *last;          /* ... the last one's result as it landed (reduce, broadcast) */
+    size_t last_bytes, last_cap;
     int stats_mode;         /* CANOPY_SHMEM_STATS: 0 off, 1 PE 0, 2 every PE */
     struct shmi_stats stats;
     struct shmemi_team world, shared;
@@ -217,7 +221,9 @@ struct shmi_group *shmi_aset_group(const char *call, int start, int logstride, i
 
 /* ---- software collectives (coll_sw.c) ---- */
 void shmi_chan_init(void);
-enum { SHMI_TAG_TREE = 8 }; /* the tree-ready message of coll_hw.c (the other tags: coll_sw.c) */
+/* The tree-ready message of coll_hw.c and the dead-link map of fault.c (the other tags:
+ * coll_sw.c). */
+enum { SHMI_TAG_TREE = 8, SHMI_TAG_DEAD = 9 };
 /* One flow-controlled message of at most SHMI_CHUNK bytes to / from a world PE. */
 void shmi_send(int pe, uint32_t tag, const void *buf, size_t len);
 void shmi_recv(int pe, uint32_t tag, void *buf, size_t len);
@@ -230,6 +236,20 @@ void shmi_sw_collect(const struct shmi_group *g, uint64_t dst_off, const void *s
 /* Bitwise OR of a 32-bit word over the group (tree-id agreement). */
 uint32_t shmi_sw_or32(const struct shmi_group *g, uint32_t v);
 void shmi_combine(void *acc, const void *in, size_t count, struct shmi_dtype t, enum shmi_op op);
+
+/* ---- links that die (fault.c) ---- */
+/* A hardware collective on g completed here: its result, bytes at data (what landed in
+ * dest), is kept for PEs that missed it when a link died under it. */
+void shmi_hw_done(const struct shmi_group *g, const void *data, size_t bytes);
+/* A hardware collective on g ended with CANOPY_ETREEDOWN: recover with every PE (they
+ * learn the dead links; collectives go on in software) or stop with the reason. Returns
+ * 1 if the call turned out complete elsewhere (its result, bytes long, is now at window
+ * offset off; SHMI_NO_OFF: not written), 0 if the caller must run it in software. */
+#define SHMI_NO_OFF UINT64_MAX
+int shmi_links_failed(const struct shmi_group *g, const char *call, uint64_t off, size_t bytes);
+/* bytes at buf, from member root to every member of g, as messages down the tree of live
+ * routes (coll_sw.c; links must be known down). */
+void shmi_sw_bcast_msgs(const struct shmi_group *g, int root, void *buf, size_t bytes);
 
 /* ---- hardware collectives (coll_hw.c) ---- */
 void shmi_hw_init(void);

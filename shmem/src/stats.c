@@ -18,10 +18,10 @@ void shmi_stats_print(void)
     size_t o = 0;
     o += (size_t)snprintf(buf + o, sizeof buf - o,
                           "canopy-shmem stats, PE %d of %d (CANOPY_SHMEM_HW=%d, %u trees, %d stride trees, ids in use "
-                          "here 0x%x, reserved 0x%x):\n"
+                          "here 0x%x, reserved 0x%x, link ends down %d):\n"
                           "  %-10s %10s %10s\n",
                           shmi.me, shmi.npes, shmi.hw, shmi.ntrees, shmi.nstride, shmi.member_ids,
-                          shmi.reserved_ids, "collective", "hardware", "software");
+                          shmi.reserved_ids, shmi.links_down, "collective", "hardware", "software");
     for (int k = 0; k < K_NKINDS && o < sizeof buf; ++k)
         o += (size_t)snprintf(buf + o, sizeof buf - o, "  %-10s %10llu %10llu\n", names[k],
                               (unsigned long long)shmi.stats.hw[k], (unsigned long long)shmi.stats.sw[k]);
@@ -41,4 +41,25 @@ uint64_t shmemx_time_ns(void)
 {
     shmi_require_init("shmemx_time_ns");
     return canopy_time_ns(shmi.dev);
+}
+
+int shmemx_links_down(void)
+{
+    shmi_require_init("shmemx_links_down");
+    return shmi.links_down;
+}
+
+void shmemx_coll_counts(uint64_t *hw, uint64_t *sw)
+{
+    shmi_require_init("shmemx_coll_counts");
+    uint64_t h = 0, s = 0;
+    for (int k = 0; k < K_NKINDS; ++k) h += shmi.stats.hw[k], s += shmi.stats.sw[k];
+    if (hw) *hw = h;
+    if (sw) *sw = s;
+}
+
+int shmemx_pe_reachable(int pe)
+{
+    shmi_check_pe("shmemx_pe_reachable", pe);
+    return canopy_route_up(shmi.dev, shmi.me, pe) == 1 && canopy_route_up(shmi.dev, pe, shmi.me) == 1;
 }

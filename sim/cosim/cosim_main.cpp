@@ -151,7 +151,7 @@ Options parse(int argc, char **argv) {
             if (!ok) usage("--dma-fault wants NODE:OFFSET:BYTES (BYTES > 0)");
             o.dma_faults.push_back({static_cast<unsigned>(node), off, bytes});
         } else if (a == "--dead-link") {
-            // NODE:PORT:CYCLE: the link out of NODE's port PORT (2d: -d, 2d+1: +d) dies both
+            // NODE:PORT:CYCLE: the link out of NODE's port PORT (2d: +d, 2d+1: -d) dies both
             // ways at CYCLE; repeatable.
             if (i + 1 >= argc) usage("missing value for --dead-link");
             const char *v = argv[++i];
