@@ -53,6 +53,12 @@ build/tests/driver/%: tests/driver/%.c tests/driver/test_util.h build/driver-asa
 	@mkdir -p $(@D)
 	$(DRV_CC) $(DRV_TEST_CFLAGS) -Ifw/include $< $(FW_SRCS) build/driver-asan/libcanopy.a $(DRV_LIBS) -o $@
 
+# The driver's route walk against the unit tests' reference route (host only).
+build/tests/driver/route_test: tests/driver/route_test.cpp driver/src/route.c $(DRV_HDRS) tests/unit/route_ref.hpp
+	@mkdir -p $(@D)
+	$(DRV_CC) $(DRV_CFLAGS) $(DRV_SAN) -c driver/src/route.c -o $@-route.o
+	$${CXX:-g++} -std=c++17 -Wall -Wextra -Werror -O2 -g $(DRV_SAN) -Idriver/src -Itests/unit $< $@-route.o -o $@
+
 DRIVER_TESTS := put_sizes adversarial misuse rings bcast coll_rules coll_fail reduce get amo dma_fault
 .PHONY: driver-tests-build
 driver-tests-build: $(addprefix build/tests/driver/,$(DRIVER_TESTS)) build/driver/examples/put_demo

@@ -73,6 +73,9 @@ def declare():
         # Fabric manager: trees, write-time rule and global checks, host only (sanitizers).
         Test("fw-tree", "build/tests/fw/fm_tree_test", ["build/tests/fw/fm_tree_test"], timeout=120),
         Test("fw-program", "build/tests/fw/fm_program_test", ["build/tests/fw/fm_program_test"], timeout=120),
+        # libcanopy's route walk (what CANOPY_EUNREACH is decided from) against the reference
+        # route that the unit tests hold the router's RTL to, every pair of 16 tori.
+        Test("driver-route", "build/tests/driver/route_test", ["build/tests/driver/route_test"], timeout=120),
         # The hardware's largest tori: 16x16x16x4 (16,384 nodes) through the shmem_init tree set,
         # checked independently (every node once, parent/child, depths), root costs vs brute force.
         Test("fw-scale", "build/tests/fw/fm_scale_test", ["build/tests/fw/fm_scale_test"], timeout=120),

@@ -16,48 +16,56 @@
 #include <stdlib.h>
 
 #include "dev.h"
+#include "route.h"
 
-static unsigned coord_of(const canopy_dev *dev, int node, unsigned d)
+static unsigned coord_of(const unsigned *sizes, int node, unsigned d)
 {
     unsigned rest = (unsigned)node;
-    for (unsigned e = 0; e < d; ++e) rest /= dev->sizes[e];
-    return rest % dev->sizes[d];
+    for (unsigned e = 0; e < d; ++e) rest /= sizes[e];
+    return rest % sizes[d];
 }
 
-static int node_step(const canopy_dev *dev, int node, unsigned d, int plus)
+static int node_step(const unsigned *sizes, int node, unsigned d, int plus)
 {
     unsigned stride = 1;
-    for (unsigned e = 0; e < d; ++e) stride *= dev->sizes[e];
-    const unsigned k = dev->sizes[d], c = coord_of(dev, node, d);
+    for (unsigned e = 0; e < d; ++e) stride *= sizes[e];
+    const unsigned k = sizes[d], c = coord_of(sizes, node, d);
     const unsigned next = plus ? (c + 1) % k : (c + k - 1) % k;
     return node + (int)(next * stride) - (int)(c * stride);
 }
 
-static int link_dead(const canopy_dev *dev, int node, unsigned port)
-{
-    const unsigned d = port / 2;
-    const int peer = node_step(dev, node, d, !(port & 1u));
-    return (dev->dead_links[node] >> port & 1u) || (dev->dead_links[peer] >> (port ^ 1u) & 1u);
-}
-
-/* Whether the dimension-order route from src to dst crosses a down link. */
-static int route_crosses_dead(const canopy_dev *dev, int src, int dst)
+int canopy_route_walk(unsigned ndims, const unsigned *sizes, int src, int dst,
+                      int (*hop)(void *ctx, int node, unsigned port), void *ctx)
 {
     int at = src;
-    for (unsigned d = 0; d < dev->ndims; ++d) {
-        const unsigned k = dev->sizes[d], want = coord_of(dev, dst, d);
-        unsigned c = coord_of(dev, at, d);
+    for (unsigned d = 0; d < ndims; ++d) {
+        const unsigned k = sizes[d], want = coord_of(sizes, dst, d);
+        unsigned c = coord_of(sizes, at, d);
         if (c == want) continue;
         const unsigned fwd = (want + k - c) % k; /* hops going + */
         const int plus = 2 * fwd < k || (2 * fwd == k && !(want & 1u));
         const unsigned port = 2 * d + (plus ? 0u : 1u);
         while (c != want) {
-            if (link_dead(dev, at, port)) return 1;
-            at = node_step(dev, at, d, plus);
-            c = coord_of(dev, at, d);
+            const int rc = hop(ctx, at, port);
+            if (rc) return rc;
+            at = node_step(sizes, at, d, plus);
+            c = coord_of(sizes, at, d);
         }
     }
     return 0;
+}
+
+/* A hop over a link marked down at either end stops the walk. */
+static int hop_dead(void *ctx, int node, unsigned port)
+{
+    const canopy_dev *dev = ctx;
+    const int peer = node_step(dev->sizes, node, port / 2, !(port & 1u));
+    return (dev->dead_links[node] >> port & 1u) || (dev->dead_links[peer] >> (port ^ 1u) & 1u);
+}
+
+static int route_crosses_dead(const canopy_dev *dev, int src, int dst)
+{
+    return canopy_route_walk(dev->ndims, dev->sizes, src, dst, hop_dead, (void *)dev);
 }
 
 int canopy_route_ok(const canopy_dev *dev, int node)
