@@ -226,6 +226,14 @@ def declare():
                   "CANOPY_SHMEM_COLL_TIMEOUT_US=40 shmem/oshrun -n 9 --torus 3x3 --link-protect "
                   "--dead-link 4:0:60000 build/tests/shmem/dead_link 60000",
                   shm + [cosim_make("3x3", protect=True)], timeout=600))
+    # The same at other moments and on other links of the world tree: both ways a call can
+    # end (no PE completed it; the PEs above the link did, and hand its result down).
+    for spec in ("4:0:55000", "4:0:58321", "1:2:61000", "7:3:64007", "4:1:70001"):
+        cycle = spec.rsplit(":", 1)[1]
+        t.append(Test(f"stress-shmem-3x3-dead-link-{spec.replace(':', '-')}",
+                      f"CANOPY_SHMEM_COLL_TIMEOUT_US=40 shmem/oshrun -n 9 --torus 3x3 --link-protect "
+                      f"--dead-link {spec} build/tests/shmem/dead_link {cycle}",
+                      shm + [cosim_make("3x3", protect=True)], timeout=900, stress=True))
     # The benchmark programs of `make bench`, briefly: each checks what it times.
     t.append(Test("bench-3x3-smoke", "tests/bench_smoke.sh",
                   ["build/driver/examples/bcast_bench", "build/driver/examples/reduce_bench",
