@@ -79,10 +79,9 @@ void shmi_send(int pe, uint32_t tag, const void *buf, size_t len)
     shmi_check("shmem collective", "canopy_put", canopy_put(shmi.dev, pe, base + CHAN_SEQ, &k, 8, 0));
 }
 
-void shmi_recv(int pe, uint32_t tag, void *buf, size_t len)
+/* Message k from pe has arrived: check it, copy it out, acknowledge it. */
+static void take(int pe, uint32_t tag, void *buf, size_t len, uint64_t k)
 {
-    const uint64_t k = ++shmi.consumed[pe];
-    shmi_wait_word(chan(pe) + CHAN_SEQ, CANOPY_CMP_GE, k);
     const uint8_t *slot = shmi_local(chan(pe) + CHAN_SLOTS + (k & 1) * SLOT_BYTES);
     uint32_t hdr[4];
     memcpy(hdr, slot, sizeof hdr);
@@ -94,6 +93,25 @@ void shmi_recv(int pe, uint32_t tag, void *buf, size_t len)
     if (len) memcpy(buf, slot + SLOT_HDR, len);
     const uint64_t ack_at_peer = shmi.chan_off + (uint64_t)shmi.me * SHMI_CHAN_BYTES + CHAN_ACK;
     shmi_check("shmem collective", "canopy_put", canopy_put(shmi.dev, pe, ack_at_peer, &k, 8, 0));
+}
+
+void shmi_recv(int pe, uint32_t tag, void *buf, size_t len)
+{
+    const uint64_t k = ++shmi.consumed[pe];
+    shmi_wait_word(chan(pe) + CHAN_SEQ, CANOPY_CMP_GE, k);
+    take(pe, tag, buf, len, k);
+}
+
+int shmi_recv_within(int pe, uint32_t tag, void *buf, size_t len, uint64_t timeout_ns)
+{
+    const uint64_t k = shmi.consumed[pe] + 1;
+    const volatile uint64_t *w = (const volatile uint64_t *)shmi_local(chan(pe) + CHAN_SEQ);
+    const int rc = canopy_wait_u64(shmi.dev, w, CANOPY_CMP_GE, k, timeout_ns);
+    if (rc == CANOPY_ETIMEDOUT) return rc;
+    shmi_check("shmem collective", "canopy_wait_u64", rc);
+    shmi.consumed[pe] = k;
+    take(pe, tag, buf, len, k);
+    return CANOPY_OK;
 }
 
 /* ------------------------------------------------------------------ around dead links */

@@ -36,8 +36,7 @@
 /* A world PE's live one-hop neighbours, judged by this PE's own link ends. */
 static int live_neighbours(uint8_t own_dead, int *nb)
 {
-    uint8_t *mine = calloc((size_t)shmi.npes, 1);
-    if (!mine) shmi_fatal("shmem (link recovery)", "out of memory");
+    uint8_t mine[SHMI_CHUNK] = {0}; /* npes <= SHMI_CHUNK (recover) */
     mine[shmi.me] = own_dead;
     shmi_check("shmem (link recovery)", "canopy_set_dead_links",
                canopy_set_dead_links(shmi.dev, mine, (size_t)shmi.npes));
@@ -51,7 +50,6 @@ static int live_neighbours(uint8_t own_dead, int *nb)
          * two, the one dimension-order routing picks), whose state my own end knows. */
         if (canopy_route_up(shmi.dev, shmi.me, pe) == 1 && canopy_route_up(shmi.dev, pe, shmi.me) == 1) nb[n++] = pe;
     }
-    free(mine);
     return n;
 }
 
@@ -77,9 +75,8 @@ static void flood(const char *call, uint8_t *map, struct flood *f)
     struct canopy_counters c;
     shmi_check(call, "reading the link state", canopy_counters(shmi.dev, &c));
     map[shmi.me] = (uint8_t)c.link_down;
-    const size_t len = (size_t)n + sizeof *f;
-    uint8_t *msg = malloc(len), *in = malloc(len);
-    if (!msg || !in) shmi_fatal(call, "out of memory");
+    const size_t len = (size_t)n + sizeof *f; /* <= SHMI_CHUNK (recover) */
+    uint8_t msg[SHMI_CHUNK], in[SHMI_CHUNK];
     int nb[2 * CANOPY_MAX_DIMS];
     const int nnb = live_neighbours(map[shmi.me], nb);
     for (int round = 0; round < n - 1; ++round) {
@@ -87,23 +84,27 @@ static void flood(const char *call, uint8_t *map, struct flood *f)
         memcpy(msg + n, f, sizeof *f);
         for (int i = 0; i < nnb; ++i) shmi_send(nb[i], SHMI_TAG_DEAD, msg, len);
         for (int i = 0; i < nnb; ++i) {
-            shmi_recv(nb[i], SHMI_TAG_DEAD, in, len);
+            /* Every PE failed its call within one collective timeout of the others (a later
+             * one would have been a silent member), so a neighbour that has not spoken
+             * after two of them, and a millisecond for the rounds, is not coming. */
+            const uint64_t wait_ns = 2 * shmi.coll_timeout_ns + 1000000;
+            if (shmi_recv_within(nb[i], SHMI_TAG_DEAD, in, len, wait_ns))
+                shmi_fatal(call, "a collective's tree went down and PE %d did not join the recovery within %llu us: "
+                                 "a PE stopped taking part in collectives (its host stopped, or it never made the "
+                                 "call)", nb[i], (unsigned long long)(wait_ns / 1000));
             struct flood g;
             memcpy(&g, in + n, sizeof g);
             for (int j = 0; j < n; ++j) map[j] |= in[j];
             merge(f, &g);
         }
     }
-    free(msg);
-    free(in);
 }
 
 static int recover(const char *call, uint64_t off, size_t bytes)
 {
     const int n = shmi.npes;
     if ((size_t)n + sizeof(struct flood) > SHMI_CHUNK) shmi_fatal(call, "link recovery: too many PEs (%d)", n);
-    uint8_t *map = calloc((size_t)n, 1);
-    if (!map) shmi_fatal(call, "out of memory");
+    uint8_t map[SHMI_CHUNK] = {0};
     struct flood f = {.least = shmi.world_done, .most = shmi.world_done, .first_most = (uint64_t)shmi.me};
     flood(call, map, &f);
     int ends = 0;
@@ -130,7 +131,6 @@ static int recover(const char *call, uint64_t off, size_t bytes)
                 f.most == f.least ? "no PE had completed the call" : "the PEs that missed the last call get its "
                                                                      "result from one that completed it");
     }
-    free(map);
     if (f.most == f.least) return 0; /* nobody completed it: everyone runs it in software */
     /* Some PEs completed collective f.least (the last one before the failure) and failed
      * the next; the others failed f.least itself. PE f.first_most hands its result down

@@ -146,12 +146,14 @@ void shmem_init(void)
     shmi.hw = env_flag("CANOPY_SHMEM_HW", 1) != 0;
     shmi.stats_mode = env_flag("CANOPY_SHMEM_STATS", 0);
     const char *ct = getenv("CANOPY_SHMEM_COLL_TIMEOUT_US");
+    shmi.coll_timeout_ns = CANOPY_COLL_TIMEOUT_DEFAULT_NS;
     if (ct && *ct) {
         char *end = NULL;
         const unsigned long long us = strtoull(ct, &end, 10);
         if (*end || us == 0 || us > UINT64_MAX / 1000)
             shmi_fatal("shmem_init", "CANOPY_SHMEM_COLL_TIMEOUT_US=%s is not a count of microseconds", ct);
-        shmi_check("shmem_init", "canopy_coll_set_timeout", canopy_coll_set_timeout(shmi.dev, us * 1000));
+        shmi.coll_timeout_ns = us * 1000;
+        shmi_check("shmem_init", "canopy_coll_set_timeout", canopy_coll_set_timeout(shmi.dev, shmi.coll_timeout_ns));
     }
 
     const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);

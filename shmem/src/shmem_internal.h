@@ -125,6 +125,7 @@ struct shmi_ctx {
     struct { int tree, root, size; } stride[SHMI_MAX_STRIDE_LOG + 1];
     struct canopy_fm_torus torus;
     int hw;                 /* CANOPY_SHMEM_HW (default 1) */
+    uint64_t coll_timeout_ns; /* CANOPY_SHMEM_COLL_TIMEOUT_US (libcanopy's default when unset) */
     int links_down;         /* fault.c: dead link ends known (then no collective runs in hardware) */
     uint64_t world_done;    /* fault.c: world-team hardware collectives completed here ... */
     uint8_t *last;          /* ... the last one's result as it landed (reduce, broadcast) */
@@ -227,6 +228,8 @@ enum { SHMI_TAG_TREE = 8, SHMI_TAG_DEAD = 9 };
 /* One flow-controlled message of at most SHMI_CHUNK bytes to / from a world PE. */
 void shmi_send(int pe, uint32_t tag, const void *buf, size_t len);
 void shmi_recv(int pe, uint32_t tag, void *buf, size_t len);
+/* The same, giving up after timeout_ns of device time (CANOPY_ETIMEDOUT; nothing consumed). */
+int shmi_recv_within(int pe, uint32_t tag, void *buf, size_t len, uint64_t timeout_ns);
 void shmi_sw_barrier(const struct shmi_group *g);
 void shmi_sw_bcast(const struct shmi_group *g, uint64_t dst_off, const void *src, size_t len, int root_idx,
                    int write_root);

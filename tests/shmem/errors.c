@@ -12,6 +12,9 @@
  * queries on SHMEM_TEAM_INVALID return -1, a bad split triplet returns nonzero.
  * "exit STATUS": the last PE calls shmem_global_exit(STATUS) while every other PE waits in
  * a barrier it never completes; the whole job must end with STATUS.
+ * "silent" (with a short CANOPY_SHMEM_COLL_TIMEOUT_US): the last PE never comes to a
+ * barrier; the others' tree goes down, they start the link recovery, and it stops the
+ * program within its bound, naming a PE that did not join (docs/shmem.md).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +79,9 @@ int main(int argc, char **argv)
         shmem_long_alltoalls(SHMEM_TEAM_WORLD, dst, src, 0, 1, 1);
     } else if (!strcmp(mode, "unlocked")) {
         if (me == 1) shmem_clear_lock(&lock);
+    } else if (!strcmp(mode, "silent")) {
+        if (me == n - 1) shmem_long_wait_until(&target[3], SHMEM_CMP_EQ, 42); /* nobody writes it */
+        shmem_barrier_all();
     } else if (!strcmp(mode, "exit") && argc > 2) {
         if (me == n - 1) {
             printf("errors: PE %d calls shmem_global_exit(%s)\n", me, argv[2]);

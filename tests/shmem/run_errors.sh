@@ -35,6 +35,9 @@ expect ctxinvalid "shmem_ctx_long_p: called with SHMEM_CTX_INVALID"
 expect sigop "shmem_long_put_signal: invalid sig_op 7"
 expect a2astride "shmem_long_alltoalls: invalid strides (dst 0, sst 1)"
 expect unlocked "shmem_clear_lock: lock .* is not held"
+# A PE that never comes: the others' barrier ends with its tree down (40 us), and the
+# recovery that follows stops the job, within its bound, naming a PE that did not join.
+CANOPY_SHMEM_COLL_TIMEOUT_US=40 expect silent "shmem barrier: a collective's tree went down and PE $((n - 1)) did not join the recovery"
 # The other PEs wait in a barrier: only the global exit can end them. The time limit is
 # far below the co-simulator's stall watchdog (minutes), so a job left hanging fails here.
 for status in 0 3; do
