@@ -110,8 +110,9 @@ static int recover(const char *call, uint64_t off, size_t bytes)
     int ends = 0;
     for (int j = 0; j < n; ++j) ends += __builtin_popcount(map[j]);
     if (!ends)
-        shmi_fatal(call, "a collective's tree went down, yet no link is down: a PE stopped taking part (or the "
-                         "collective timeout, CANOPY_SHMEM_COLL_TIMEOUT_US, is shorter than the collective)");
+        shmi_fatal(call, "a collective's tree went down and every PE joined the recovery, yet no link is down: "
+                         "the collective timeout (CANOPY_SHMEM_COLL_TIMEOUT_US) is shorter than the collective, or "
+                         "a PE came to it that much later than the others");
     if (f.most - f.least > 1)
         shmi_fatal(call, "a link died while the PEs were %llu collectives apart (broadcasts from above the dead "
                          "link went on without the PEs below it): they cannot be brought back in step",
@@ -138,8 +139,7 @@ static int recover(const char *call, uint64_t off, size_t bytes)
     const int behind = shmi.world_done == f.least;
     uint8_t *buf = behind ? malloc(bytes ? bytes : 1) : shmi.last;
     if (!buf) shmi_fatal(call, "out of memory");
-    const size_t len = behind ? bytes : shmi.last_bytes;
-    if (shmi.me == (int)f.first_most && buf != shmi.last) memcpy(buf, shmi.last, len);
+    const size_t len = behind ? bytes : shmi.last_bytes; /* PE first_most sends its own shmi.last */
     shmi_sw_bcast_msgs(&shmi.world.g, (int)f.first_most, buf, len);
     if (behind) {
         if (off != SHMI_NO_OFF) memcpy(shmi_local(off), buf, len);
