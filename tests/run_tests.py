@@ -130,13 +130,17 @@ def declare():
     prot = "sim/canopy-run -n 9 --torus 3x3 --link-protect --ber 1e-5 --burst-rate 1e-6 --drop 1e-5"
     t.append(Test("driver-3x3-prot-bcast-faults", f"{prot} build/tests/driver/bcast",
                   ["driver-tests-build", cosim_make("3x3", protect=True)], timeout=600))
-    t.append(Test("driver-3x3-prot-reduce-faults", f"{prot} build/tests/driver/reduce",
+    # Every reduce case, the quick sizes and one root (575k flits, ~16k bits flipped, ~500
+    # replays); `make stress` runs every size and root.
+    t.append(Test("driver-3x3-prot-reduce-faults", f"{prot} build/tests/driver/reduce --quick --roots 0",
                   ["driver-tests-build", cosim_make("3x3", protect=True)], timeout=600))
+    t.append(Test("stress-3x3-prot-reduce-faults-full", f"{prot} build/tests/driver/reduce",
+                  ["driver-tests-build", cosim_make("3x3", protect=True)], timeout=1200, stress=True))
     # A dead link in a tree: its allreduce ends with CANOPY_ETREEDOWN everywhere within the
     # collective timeout, and a tree rebuilt around the link works (coll_fail case 4).
     t.append(Test("driver-3x3-prot-dead-link",
-                  "sim/canopy-run -n 9 --torus 3x3 --link-protect --dead-link 0:1:300000 "
-                  "build/tests/driver/coll_fail --dead 0:1:300000",
+                  "sim/canopy-run -n 9 --torus 3x3 --link-protect --dead-link 0:1:60000 "
+                  "build/tests/driver/coll_fail --dead 0:1:60000",
                   ["driver-tests-build", cosim_make("3x3", protect=True)], timeout=600))
     # Driver level: real C programs on the co-simulation, through libcanopy.
     drv = ["driver-tests-build"]

@@ -469,13 +469,13 @@ def link_cost_docs(recs):
     return L
 
 
-DEAD_LINK_RUN = ("sim/canopy-run -n 9 --torus 3x3 --link-protect --dead-link 0:1:300000 "
-                 "build/tests/driver/coll_fail --dead 0:1:300000")
+DEAD_LINK_RUN = ("sim/canopy-run -n 9 --torus 3x3 --link-protect --dead-link 0:1:60000 "
+                 "build/tests/driver/coll_fail --dead 0:1:60000")
 
 
 def dead_link_collective():
     """What a collective over a dead link returns: tests/driver/coll_fail.c case 4 on the
-    3x3 co-simulation (link 0:1 dies at cycle 300,000; collective timeout 40 us): its line
+    3x3 co-simulation (link 0:1 dies at cycle 60,000; collective timeout 40 us): its line
     says how many nodes ended with CANOPY_ETREEDOWN within the timeout, and that the tree
     rebuilt around the link worked."""
     sh("make --no-print-directory build/tests/driver/coll_fail build/cosim/3x3-L1-prot/canopy-cosim "
