@@ -37,7 +37,7 @@ help:
 	@echo "  make demo     an OpenSHMEM program on a simulated 3x3 torus: collectives in the routers vs software"
 	@echo "  make demo-put the libcanopy put demonstration (all to all)"
 	@echo "  make demo-fabric   the router-only fabric's traffic summary"
-	@echo "  make test     run the whole test suite (build included; about 16 minutes on 2 cores, last timed at 46fed98)"
+	@echo "  make test     run the whole test suite (build included; 16 to 19 minutes on 2 cores, last timed at dd1aa3b)"
 	@echo "  make stress   the test suite plus long stress runs"
 	@echo "  make lint     verilator --lint-only -Wall on all RTL"
 	@echo "  make synth    Yosys synthesis + nextpnr ECP5 place and route of one node"
