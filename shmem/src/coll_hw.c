@@ -439,9 +439,11 @@ int shmi_hw_allreduce(const struct shmi_group *g, uint64_t dst_off, const void *
         a.count = n;
         a.src = tmp;
         a.dst_offset = shmi.red_off;
-        if (reduce_run(g, &a, sizeof(int32_t))) {
-            /* Every PE failed this chunk (the earlier ones are done, in dest, which may be
-             * src): software does the rest. */
+        if (shmi.links_down || reduce_run(g, &a, sizeof(int32_t))) {
+            /* The tree went down under this chunk, or under the previous one on the PEs
+             * that completed it (here the recovery handed it over): every PE does the rest
+             * in software from the same chunk on (the earlier ones are in dest, which may
+             * be src). */
             shmi_sw_allreduce(g, (uint8_t *)shmi_local(dst_off) + first * t.size,
                               (const uint8_t *)src + first * t.size, count - first, t, op);
             break;
