@@ -59,6 +59,6 @@ build/tests/driver/route_test: tests/driver/route_test.cpp driver/src/route.c $(
 	$(DRV_CC) $(DRV_CFLAGS) $(DRV_SAN) -c driver/src/route.c -o $@-route.o
 	$${CXX:-g++} -std=c++17 -Wall -Wextra -Werror -O2 -g $(DRV_SAN) -Idriver/src -Itests/unit $< $@-route.o -o $@
 
-DRIVER_TESTS := put_sizes adversarial misuse rings bcast coll_rules coll_fail reduce get amo dma_fault
+DRIVER_TESTS := put_sizes adversarial misuse rings bcast coll_rules coll_fail reduce get amo dma_fault link_cut
 .PHONY: driver-tests-build
 driver-tests-build: $(addprefix build/tests/driver/,$(DRIVER_TESTS)) build/driver/examples/put_demo

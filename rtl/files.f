@@ -31,6 +31,7 @@ rtl/router/canopy_router.sv
 rtl/link/canopy_link_pipe.sv
 rtl/link/canopy_link_tx.sv
 rtl/link/canopy_link_rx.sv
+rtl/link/canopy_link_closer.sv
 rtl/link/canopy_link.sv
 rtl/host/canopy_regs_pkg.sv
 rtl/host/canopy_host_pkg.sv

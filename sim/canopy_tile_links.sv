@@ -105,7 +105,7 @@ module canopy_tile_links #(
       logic                 w_valid, w_ctl, w_last;
       logic [VcW-1:0]       w_vc;
       logic [FlitWidth-1:0] w_body;
-      logic unused_timeout, unused_seq, unused_dup, unused_cred;
+      logic unused_timeout, unused_seq, unused_dup, unused_cred, unused_close;
       canopy_link #(.NumVcs (NumVcs)) u_end (
         .clk_i,
         .rst_i,
@@ -140,7 +140,8 @@ module canopy_tile_links #(
         .dup_o           (unused_dup),
         .cred_err_o      (unused_cred),
         .up_o            (up[p]),
-        .drop_o          (drop[p])
+        .drop_o          (drop[p]),
+        .close_o         (unused_close)   // counted where it matters: ERR_BAD_LEN downstream
       );
       // The wire's remaining latency (the link end's output is a register already).
       logic unused_credit;

@@ -115,10 +115,10 @@ def declare():
     }
     for name, args in link_runs.items():
         t.append(Test(f"link-{name}", f"{LINK} {args}", ["link-sim"]))
-    t.append(Test("link-dead-wire", f"{LINK} --flits 20000 --dead-at 5000 --drain-limit 20000", ["link-sim"]))
+    t.append(Test("link-dead-wire", f"{LINK} --flits 20000 --dead-at 5000 --drain-limit 20000 --min-closed 4", ["link-sim"]))
     # Dead one way only: the end that hears nothing goes down, falls silent, and so the
     # other end goes down too.
-    t.append(Test("link-dead-one-way", f"{LINK} --flits 20000 --dead-at 5000 --dead-dir ab --drain-limit 20000",
+    t.append(Test("link-dead-one-way", f"{LINK} --flits 20000 --dead-at 5000 --dead-dir ab --drain-limit 20000 --min-closed 4",
                   ["link-sim"]))
     # The router fabric and the co-simulation with every link protected and faulty:
     # uniform traffic, all pairs, broadcasts and reduces, each byte checked end to end.
@@ -141,6 +141,12 @@ def declare():
     t.append(Test("driver-3x3-prot-dead-link",
                   "sim/canopy-run -n 9 --torus 3x3 --link-protect --dead-link 0:1:60000 "
                   "build/tests/driver/coll_fail --dead 0:1:60000",
+                  ["driver-tests-build", cosim_make("3x3", protect=True)], timeout=600))
+    # A link that dies mid-packet: its end closes the cut packet, which fails where it
+    # lands, and the router output it held carries traffic again (link_cut).
+    t.append(Test("driver-3x3-prot-link-cut",
+                  "sim/canopy-run -n 9 --torus 3x3 --link-protect --dead-link 0:0:40000 "
+                  "build/tests/driver/link_cut 40000",
                   ["driver-tests-build", cosim_make("3x3", protect=True)], timeout=600))
     # Driver level: real C programs on the co-simulation, through libcanopy.
     drv = ["driver-tests-build"]

@@ -176,6 +176,8 @@ enum canopy_event_kind {
     CANOPY_EV_PUT_NOTIFY = 0,   /* a put with CANOPY_PUT_NOTIFY arrived */
     CANOPY_EV_PUT_REFUSED = 1,  /* an arriving put was outside this node's window */
     CANOPY_EV_UNSUPPORTED = 2,  /* a packet of a kind this node cannot take */
+    CANOPY_EV_PUT_CUT = 3,      /* a put with CANOPY_PUT_NOTIFY arrived cut by a dying link: it
+                                   failed (its sender's quiet says so), its bytes are undefined */
 };
 struct canopy_event {
     int kind;

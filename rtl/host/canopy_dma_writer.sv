@@ -7,7 +7,10 @@
 //     writes nothing but still completes, in its turn.
 //   - data_*: the payload words of the requests, in request order: 64-bit little-endian
 //     words whose byte 0 is the request's first byte, ceil(len / 8) words per request
-//     (unused bytes of the last one ignored). data_src_o names the source the writer is
+//     (unused bytes of the last one ignored), each with a poison bit (data_poison_i: the
+//     word is not what its sender sent; canopy_ejector sets it on a packet a dying link
+//     cut). The word is written all the same; the request completes as failed (done_err_o)
+//     and nothing of it counts as delivered. data_src_o names the source the writer is
 //     reading now (the req_src_i of the request whose words it needs); the caller
 //     multiplexes data_valid_i / data_i from that source and routes data_ready_o (a word
 //     taken this cycle) back to it. A source's words need not be there before its
@@ -17,7 +20,8 @@
 //     order, for a zero-length request). No backpressure: the caller always takes it.
 //     done_err_o (with done_valid_o): a burst of the request was answered with an error
 //     (BRESP SLVERR or DECERR: the bridge or the IOMMU refused the write); the bytes of
-//     that burst may not have landed. err_resp_o: one pulse per burst answered so.
+//     that burst may not have landed; or one of its payload words was poisoned.
+//     err_resp_o: one pulse per burst answered with an error (BRESP only).
 //   - m_axi_*: AXI4 write channels (no read channels: this block only writes). 64-bit data,
 //     64-bit address, INCR bursts of at most 16 beats that never cross a 4 KiB boundary,
 //     AWSIZE 8 bytes, WSTRB set only on the request's bytes, one AXI ID (0) so responses
@@ -55,6 +59,7 @@ module canopy_dma_writer #(
   input  wire logic                  data_valid_i,
   output logic                       data_ready_o,
   input  wire logic [63:0]           data_i,
+  input  wire logic                  data_poison_i,
 
   output logic                       done_valid_o,
   output logic      [TagWidth-1:0]   done_tag_o,
@@ -304,6 +309,26 @@ module canopy_dma_writer #(
     if (beat) carry_q <= word;
   end
 
+  // Poison: a request's poisoned words mark it, and the mark waits in a FIFO (one entry per
+  // request whose beats have all gone, in request order) for its last write response.
+  // Such a request has a burst outstanding until then, so WDepth entries always suffice.
+  logic pois_acc_q, pois_valid, pois_head, pois_ready;
+  wire logic pois_word = data_ready_o && data_poison_i;
+  wire logic req_end   = beat && wlast && wq.last;
+  always_ff @(posedge clk_i) begin
+    if (rst_i)        pois_acc_q <= 1'b0;
+    else if (req_end) pois_acc_q <= 1'b0;
+    else if (pois_word) pois_acc_q <= 1'b1;
+  end
+  wire logic pois_pop = c_pop && !c_out.nul && c_out.last;
+  canopy_fifo #(.Width(1), .Depth(WDepth)) u_pois_fifo (
+    .clk_i, .rst_i,
+    .in_valid_i (req_end), .in_ready_o (pois_ready), .in_data_i (pois_acc_q || pois_word),
+    .out_valid_o (pois_valid), .out_ready_i (pois_pop), .out_data_o (pois_head),
+    .count_o (unused_pois_count)
+  );
+  wire logic [$clog2(WDepth):0] unused_pois_count;
+
   logic        wout_valid;
   logic [72:0] wout;
   canopy_fifo #(.Width(73), .Depth(2)) u_wout_fifo (
@@ -340,7 +365,7 @@ module canopy_dma_writer #(
     if (rst_i)                      err_acc_q <= 1'b0;
     else if (c_pop && !c_out.nul)   err_acc_q <= c_out.last ? 1'b0 : (err_acc_q || b_err);
   end
-  assign done_err_o = !c_out.nul && (err_acc_q || b_err);
+  assign done_err_o = !c_out.nul && (err_acc_q || b_err || (c_out.last && pois_head));
   assign err_resp_o = b_err;
 
   wire logic unused_b = ^{m_axi_bid_i, m_axi_bresp_i[0]};
@@ -355,6 +380,8 @@ module canopy_dma_writer #(
   `CANOPY_ASSERT(a_b_expected, !(m_axi_bvalid_i && out_q == '0), "write response without a burst")
   `CANOPY_ASSERT(a_err_nul, !(c_valid && c_out.nul) || !err_acc_q,
                  "a zero-length request behind a request whose error was not reported")
+  `CANOPY_ASSERT(a_pois_room, !req_end || pois_ready, "a request's poison mark found no room")
+  `CANOPY_ASSERT(a_pois_there, !pois_pop || pois_valid, "a request completed before its last beat went")
   `CANOPY_ASSERT(a_first_beat, !(beat && wq.first && bb_q == '0) || k_q == '0,
                  "request's first beat out of step")
   `CANOPY_ASSERT(a_beat_count, !(beat && wlast && wq.last) || k_q == wq.last_k,

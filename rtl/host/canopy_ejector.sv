@@ -83,7 +83,17 @@
 // ring (EJ_ENTRIES 0) the entry is dropped and counts in ERR_EJ_NORING (for a refused put
 // too, besides ERR_DMA_BOUNDS). The ejector never waits for the ACK generator.
 // A packet shorter than its len is padded with zero bytes, a longer one truncated to len
-// (only a faulty link can deliver either: the injection port checks every tail).
+// (only a faulty link can deliver either: the injection port checks every tail), and
+// what it carried fails: such a packet is one a dying link cut (canopy_link_closer),
+// and whatever of it is filler must never pass for the sender's data
+// (docs/host-interface.md, "Packets a dying link cut"). Its second header word filler
+// (the parser's hdr_bad): nothing of it is acted on; a PUT or CONFIG with ACK_REQ is
+// acknowledged as failed, a GET answered FAILED, a GET_RESP fails its get, a BCAST is not
+// counted and stops its tree's counter (the hosts waiting on it time out). Its tail
+// where len says it is not (a payload word marked bad): the payload is written but the
+// write completes as failed (data_poison_o: the DMA writer fails it), so a put's ACK says
+// FAILED and a get fails; a GET or atomic is refused (answered FAILED); a broadcast is
+// not counted and stops its tree's counter, a reduce result's status word says FAILED.
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -142,6 +152,7 @@ module canopy_ejector #(
   output logic                     data_valid_o,
   input  wire logic                data_ready_i,
   output logic      [63:0]         data_o,
+  output logic                     data_poison_o,  // with data_o: the word is not the sender's
   input  wire logic                done_valid_i,
   input  wire logic [TagW-1:0]     done_tag_i,
   input  wire logic                done_err_i,
@@ -190,10 +201,10 @@ module canopy_ejector #(
   );
 
   // Headers and payloads apart: front_* is the payload of the packet being worked on.
-  logic           hq_valid, hq_take, hq_ended, hq_in_win, hq_src_ok;
+  logic           hq_valid, hq_take, hq_ended, hq_in_win, hq_src_ok, hq_bad;
   logic [63:0]    hq_hdr0, hq_hdr1;
   logic [IdW-1:0] hq_src_idx;
-  logic           front_valid, front_last, pop_front;
+  logic           front_valid, front_last, front_bad, pop_front;
   logic [63:0]    front_flit;
   canopy_ej_parser #(.MaxNodes(MaxNodes)) u_parser (
     .clk_i,
@@ -212,10 +223,12 @@ module canopy_ejector #(
     .hdr_in_win_o  (hq_in_win),
     .hdr_src_idx_o (hq_src_idx),
     .hdr_src_ok_o  (hq_src_ok),
+    .hdr_bad_o     (hq_bad),
     .pay_valid_o   (front_valid),
     .pay_ready_i   (pop_front),
     .pay_flit_o    (front_flit),
-    .pay_last_o    (front_last)
+    .pay_last_o    (front_last),
+    .pay_bad_o     (front_bad)
   );
 
   typedef enum logic [3:0] {
@@ -228,6 +241,9 @@ module canopy_ejector #(
   logic [63:0]       hdr0_q, hdr0_d, hdr1_q, hdr1_d;
   logic              ended_q, ended_d;     // the packet's tail flit has been consumed
   logic              in_win_q, in_win_d;   // a nonzero window holds offset + len (the parser's)
+  logic              hbad_q, hbad_d;       // its second header word is filler (the parser's hdr_bad)
+  logic              pbad_q, pbad_d;       // that, or a payload word read so far was marked bad
+  logic [NumTrees-1:0] tree_bad_q;         // a broadcast of the tree was cut: its counter stops
   logic              put_ok_q, put_ok_d;   // PUT (or BCAST) inside the window
   logic              count_q, count_d;     // a completion counter write is owed
   logic              cnt_req_q, cnt_req_d; // its request was taken already, while the payload streamed
@@ -236,6 +252,7 @@ module canopy_ejector #(
   logic [NumTrees-1:0][31:0] tree_cnt_q;   // broadcast packets delivered, per tree
   logic [NumTrees-1:0][31:0] res_cnt_q;    // reduce results delivered, per tree
   logic [31:0]       cnt_sel, res_sel;     // the current packet's tree's counters
+  logic              tbad_sel;             // and whether its broadcast counter has stopped
   logic              entry_q, entry_d;     // an ejection ring entry is owed
   logic [7:0]        status_q, status_d;
   logic [WordsW-1:0] words_q, words_d;     // payload words handed to the writer
@@ -268,7 +285,7 @@ module canopy_ejector #(
   wire logic is_get    = hdr.ptype == canopy_pkg::PKT_GET;
   wire logic is_gresp  = hdr.ptype == canopy_pkg::PKT_GET_RESP;
   wire logic g_last    = hdr.flags[canopy_pkg::FlagLast];
-  wire logic g_failed  = hdr.rflags[canopy_pkg::RflagFailed];
+  wire logic g_failed  = hdr.rflags[canopy_pkg::RflagFailed] || hbad_q;
 
   // The packet's source as a table index (a GET's requester, a GET_RESP's target), from
   // the parser with the header.
@@ -276,18 +293,20 @@ module canopy_ejector #(
   logic           src_ok, src_ok_d;
 
   always_comb begin
-    cnt_sel = '0;
-    res_sel = '0;
+    cnt_sel  = '0;
+    res_sel  = '0;
+    tbad_sel = 1'b0;
     for (int unsigned t = 0; t < NumTrees; t++) begin
       if (hdr.tree == canopy_pkg::HdrTreeBits'(t)) begin
-        cnt_sel = tree_cnt_q[t];
-        res_sel = res_cnt_q[t];
+        cnt_sel  = tree_cnt_q[t];
+        res_sel  = res_cnt_q[t];
+        tbad_sel = tree_bad_q[t];
       end
     end
   end
   wire logic ack_req = hdr.flags[canopy_pkg::FlagAckReq];
   wire logic notify  = hdr.flags[canopy_pkg::FlagNotify];
-  wire logic in_win   = in_win_q;
+  wire logic in_win   = in_win_q && !hbad_q;
   wire logic in_win_b = hdr.len == '0 || in_win;  // an empty broadcast (a barrier's result) writes nothing
   // A payload inside the window that is written as it stands: decided and requested in
   // one cycle (SDecide offers the request SReq would).
@@ -307,7 +326,7 @@ module canopy_ejector #(
                          || 32'(greq.get_len) > canopy_pkg::MaxGetBytes
                          || 64'(hdr.offset) + 64'(greq.get_len) > win_size_i
                          || 41'(greq.reply_offset) + 41'(greq.get_len) > (41'd1 << canopy_pkg::HdrOffsetBits)
-                         || (amo_q && a_refused);
+                         || (amo_q && a_refused) || pbad_q;
   wire logic unused_greq = ^greq;
   always_comb begin
     gpush_idx_o          = src_idx;
@@ -389,6 +408,7 @@ module canopy_ejector #(
     tag.src      = '0;
     data_valid_o = 1'b0;
     data_o       = '0;
+    data_poison_o = 1'b0;
     unique case (state_q)
       SDecide, SReq: begin
         // The payload write, or the zero-length marker of a refused put or of a CONFIG.
@@ -419,13 +439,17 @@ module canopy_ejector #(
         tag.kind    = cnt_bcast_q ? canopy_host_pkg::DmaBcast : canopy_host_pkg::DmaCount;
         if (state_q == SData) begin
           // Past an early tail the payload is padded with zeros.
-          data_valid_o = ended_q || front_valid;
-          data_o       = ended_q ? '0 : front_flit;
+          data_valid_o  = ended_q || front_valid;
+          data_o        = ended_q ? '0 : front_flit;
+          data_poison_o = !ended_q && front_bad;
         end
       end
       SCountData: begin
         data_valid_o = 1'b1;
-        data_o       = is_gresp ? 64'(gcnt_q) : is_result ? {res_failed, res_retry, 30'd0, res_sel} : 64'(cnt_sel);
+        // A cut result says FAILED; a cut broadcast leaves the counter where it was.
+        data_o       = is_gresp ? 64'(gcnt_q)
+                     : is_result ? {res_failed || pbad_q, res_retry && !pbad_q, 30'd0, res_sel}
+                     : {32'd0, cnt_sel - 32'(pbad_q && !tbad_sel)};
       end
       SEntry: begin
         req_valid_o = ej_entries_i != '0 && ring_room_q;
@@ -438,7 +462,8 @@ module canopy_ejector #(
         unique case (ent_idx_q)
           2'd0: data_o = hdr0_q;
           2'd1: data_o = hdr1_q;
-          2'd2: data_o = {56'd0, status_q};
+          2'd2: data_o = {56'd0, pbad_q && status_q == canopy_host_pkg::EjStatusOkNotify
+                                 ? canopy_host_pkg::EjStatusCut : status_q};
           default: data_o = n_q;
         endcase
       end
@@ -458,6 +483,8 @@ module canopy_ejector #(
     hdr1_d    = hdr1_q;
     ended_d   = ended_q;
     in_win_d  = in_win_q;
+    hbad_d    = hbad_q;
+    pbad_d    = pbad_q;
     src_idx_d = src_idx;
     src_ok_d  = src_ok;
     hq_take   = 1'b0;
@@ -503,7 +530,20 @@ module canopy_ejector #(
         entry_d  = 1'b0;
         status_d = canopy_host_pkg::EjStatusOkNotify;
         state_d  = SDiscard;
-        if (is_put && in_win) begin
+        if (hbad_q) begin
+          // Cut by a dying link, its second header word filler: nothing of it is acted on.
+          // What it stands for fails: a failed ACK, a FAILED answer, a failed get; an ACK's
+          // counts and a CONFIG's entry are unknown, a BCAST is not counted (below).
+          cfg_ok_d = 1'b0;
+          count_d  = is_gresp && g_last && src_ok;
+          if (is_get) begin
+            areq_d  = '0;      // get_len 0: refused, answered FAILED
+            amo_d   = 1'b0;
+            state_d = SGetPush;
+          end else if (((is_put || is_config) && ack_req) || is_gresp) begin
+            state_d = SReq;   // a zero-length marker: the failed ACK, or the get's failure
+          end
+        end else if (is_put && in_win) begin
           entry_d = notify;
           state_d = SReq;
         end else if (is_put) begin
@@ -570,8 +610,7 @@ module canopy_ejector #(
         if (!aw_q) areq_d  = front_flit;
         else       aopnd_d = front_flit;
         if (front_last) begin
-          err_get_dropped_o = 1'b1;  // shorter than its len: only a faulty link delivers one
-          state_d = SDiscard;
+          state_d = SGetPush;  // shorter than its len (a cut packet, marked bad): refused
         end else if (aw_q) begin
           state_d = SGetWord;
         end
@@ -626,6 +665,8 @@ module canopy_ejector #(
       default: state_d = SHdr;
     endcase
 
+    if (pop_front && front_bad) pbad_d = 1'b1;
+
     // The fast case's request taken in the decision cycle: straight to the payload.
     if (state_q == SDecide && fast && req_take) state_d = SData;
 
@@ -637,6 +678,8 @@ module canopy_ejector #(
       hdr1_d    = hq_hdr1;
       ended_d   = hq_ended;
       in_win_d  = hq_in_win;
+      hbad_d    = hq_bad;
+      pbad_d    = hq_bad;
       src_idx_d = hq_src_idx;
       src_ok_d  = hq_src_ok;
       state_d   = SDecide;
@@ -670,18 +713,34 @@ module canopy_ejector #(
   // tree's counter restarts from 0 when its routing table entry is written (cnt_clear_i).
   // Reduce results count separately (per-(tree, id) status words), so a broadcast's
   // completion never depends on reduces.
+  // A broadcast a dying link cut stops its tree's counter until the entry is written again:
+  // counted on, the next broadcast would bring the count that the cut one's hosts wait
+  // for, and they would read its data as complete. One cut at its second header word is
+  // never counted; one cut later was counted as it was decided, and is taken back with
+  // its counter write (the value written is the one before it).
+  wire logic cut_bcast_uncount = state_q == SCountData && data_take && is_bcast && !is_result && pbad_q;
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       tree_cnt_q <= '0;
       res_cnt_q  <= '0;
+      tree_bad_q <= '0;
     end else begin
       for (int unsigned t = 0; t < NumTrees; t++) begin
         if (cnt_clear_i && cnt_clear_idx_i == canopy_pkg::HdrTreeBits'(t)) begin
           tree_cnt_q[t] <= '0;
           res_cnt_q[t]  <= '0;
-        end else if (state_q == SDecide && is_bcast && hdr.tree == canopy_pkg::HdrTreeBits'(t)) begin
-          if (is_result) res_cnt_q[t]  <= res_cnt_q[t] + 1'b1;
-          else           tree_cnt_q[t] <= tree_cnt_q[t] + 1'b1;
+          tree_bad_q[t] <= 1'b0;
+        end else if (hdr.tree == canopy_pkg::HdrTreeBits'(t)) begin
+          if (state_q == SDecide && is_bcast && hbad_q) begin
+            tree_bad_q[t] <= 1'b1;
+          end else if (state_q == SDecide && is_bcast) begin
+            if (is_result)          res_cnt_q[t]  <= res_cnt_q[t] + 1'b1;
+            else if (!tree_bad_q[t]) tree_cnt_q[t] <= tree_cnt_q[t] + 1'b1;
+          end
+          if (cut_bcast_uncount) begin
+            tree_bad_q[t] <= 1'b1;
+            if (!tree_bad_q[t]) tree_cnt_q[t] <= tree_cnt_q[t] - 1'b1;
+          end
         end
       end
     end
@@ -702,6 +761,8 @@ module canopy_ejector #(
     in_win_q  <= in_win_d;
     src_idx   <= src_idx_d;
     src_ok    <= src_ok_d;
+    hbad_q    <= hbad_d;
+    pbad_q    <= pbad_d;
     put_ok_q  <= put_ok_d;
     entry_q   <= entry_d;
     status_q  <= status_d;

@@ -664,7 +664,7 @@ module canopy_host_if #(
   );
 
   // ---------------------------------------------------------------- ejection
-  logic            ej_req_valid, ej_req_ready, ej_data_valid, ej_data_ready;
+  logic            ej_req_valid, ej_req_ready, ej_data_valid, ej_data_ready, ej_data_poison;
   logic [63:0]     ej_req_addr, ej_data;
   logic [LenW-1:0] ej_req_len;
   logic [TagW-1:0] ej_req_tag;
@@ -711,6 +711,7 @@ module canopy_host_if #(
     .data_valid_o     (ej_data_valid),
     .data_ready_i     (ej_data_ready),
     .data_o           (ej_data),
+    .data_poison_o    (ej_data_poison),
     .done_valid_i     (done_valid),
     .done_tag_i       (done_tag),
     .done_err_i       (done_err),
@@ -751,7 +752,7 @@ module canopy_host_if #(
   // decode end at a register, and the DMA writer's source multiplexing, splitting and word
   // realignment start at one, instead of one cycle holding both (the node's critical path
   // before, 13 logic levels from an ejection buffer head to the AXI W FIFO).
-  logic            ejq_req_valid, ejq_req_ready, ejq_data_valid, ejq_data_ready;
+  logic            ejq_req_valid, ejq_req_ready, ejq_data_valid, ejq_data_ready, ejq_data_poison;
   logic [63:0]     ejq_req_addr, ejq_data;
   logic [LenW-1:0] ejq_req_len;
   logic [TagW-1:0] ejq_req_tag;
@@ -771,15 +772,15 @@ module canopy_host_if #(
     .next_data_o  (unused_ej_req_slice_next_data)
   );
   logic                   unused_ej_data_slice_next_valid;  // the FIFO's peek port, not read here
-  logic [63:0]            unused_ej_data_slice_next_data;
-  canopy_reg_fifo #(.Width(64), .Depth(2)) u_ej_data_slice (
+  logic [64:0]            unused_ej_data_slice_next_data;
+  canopy_reg_fifo #(.Width(65), .Depth(2)) u_ej_data_slice (
     .clk_i, .rst_i,
     .in_valid_i  (ej_data_valid),
     .in_ready_o  (ej_data_ready),
-    .in_data_i   (ej_data),
+    .in_data_i   ({ej_data_poison, ej_data}),
     .out_valid_o (ejq_data_valid),
     .out_ready_i (ejq_data_ready),
-    .out_data_o  (ejq_data),
+    .out_data_o  ({ejq_data_poison, ejq_data}),
     .count_o     (unused_ejq_data_count),
     .next_valid_o (unused_ej_data_slice_next_valid),
     .next_data_o  (unused_ej_data_slice_next_data)
@@ -876,6 +877,7 @@ module canopy_host_if #(
     .data_valid_i (dma_data_valid),
     .data_ready_o (dma_data_ready),
     .data_i       (dma_data),
+    .data_poison_i (dma_data_src == 2'd0 && ejq_data_poison),  // only arrivals can be cut
     .done_valid_o (done_valid),
     .done_tag_o   (done_tag),
     .done_err_o   (done_err),

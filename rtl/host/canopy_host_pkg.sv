@@ -51,6 +51,7 @@ package canopy_host_pkg;
   localparam logic [7:0] EjStatusOkNotify    = 8'd0;
   localparam logic [7:0] EjStatusBounds      = 8'd1;
   localparam logic [7:0] EjStatusUnsupported = 8'd2;
+  localparam logic [7:0] EjStatusCut         = 8'd3;  // a NOTIFY put a dying link cut: it failed
 
   // Host-side structure sizes, in bytes, and the DMA request length field.
   localparam int unsigned EjEntryBytes = 32;

@@ -16,7 +16,9 @@
 //     end has been silent for DeadSilence cycles or DeadReplays replays in a row brought no
 //     acknowledgement. A link that is down sends nothing, drops every flit and slot credit
 //     the router gives it (drop_o: one pulse per flit) and hands the router back every
-//     credit it lacks, so the router is never stuck on a dead port.
+//     credit it lacks, so the router is never stuck on a dead port. close_o: a packet the
+//     death cut in half was given a malformed tail (canopy_link_closer), so the router
+//     behind this end is never stuck on it either.
 `default_nettype none
 `include "canopy_assert.svh"
 
@@ -74,7 +76,8 @@ module canopy_link #(
   output logic                   dup_o,
   output logic                   cred_err_o,
   output logic                   up_o,
-  output logic                   drop_o
+  output logic                   drop_o,
+  output logic                   close_o
 );
   localparam int unsigned MaxCredit = P2pCredits > CollCredits
                                       ? (P2pCredits > DownCredits ? P2pCredits : DownCredits)
@@ -149,6 +152,9 @@ module canopy_link #(
 
   logic [SeqW-1:0] peer_ack, my_ack;
   logic            w_tx_valid;
+  logic             rx_valid, rx_last;   // what the receiver accepted, before the closer
+  logic [BodyW-1:0] rx_flit;
+  logic [VcW-1:0]   rx_vc;
   assign w_tx_valid_o = w_tx_valid && up_q;   // a dead link falls silent: the far end sees it too
   logic [NakW-1:0] peer_nak, my_nak;
 
@@ -198,10 +204,10 @@ module canopy_link #(
     .w_last_i     (w_rx_last_i),
     .w_vc_i       (w_rx_vc_i),
     .w_body_i     (w_rx_body_i),
-    .out_valid_o  (rx_valid_o),
-    .out_flit_o   (rx_flit_o),
-    .out_last_o   (rx_last_o),
-    .out_vc_o     (rx_vc_o),
+    .out_valid_o  (rx_valid),
+    .out_flit_o   (rx_flit),
+    .out_last_o   (rx_last),
+    .out_vc_o     (rx_vc),
     .ev_valid_o   (tx_slot_valid_o),
     .ev_tree_o    (tx_slot_tree_o),
     .credit_o     (rx_credit),
@@ -215,6 +221,28 @@ module canopy_link #(
     .seq_err_o,
     .dup_o,
     .cred_err_o
+  );
+
+  // Packets the link cut when it died get a malformed tail (canopy_link_closer).
+  canopy_link_closer #(
+    .NumVcs      (NumVcs),
+    .P2pCredits  (P2pCredits),
+    .CollCredits (CollCredits),
+    .DownCredits (DownCredits)
+  ) u_closer (
+    .clk_i,
+    .rst_i,
+    .up_i        (up_q),
+    .in_valid_i  (rx_valid),
+    .in_flit_i   (rx_flit),
+    .in_last_i   (rx_last),
+    .in_vc_i     (rx_vc),
+    .credit_i    (rx_credit_i),
+    .out_valid_o (rx_valid_o),
+    .out_flit_o  (rx_flit_o),
+    .out_last_o  (rx_last_o),
+    .out_vc_o    (rx_vc_o),
+    .close_o
   );
 endmodule
 

@@ -4,7 +4,7 @@
 //   canopy-link [--seed N] [--flits N] [--ber X] [--burst-rate X] [--burst-len N]
 //               [--drop X] [--dead-at N [--dead-dir ab|ba|both]] [--latency L] [--rate R]
 //               [--drain R] [--vcs MASK]
-//               [--ev-rate R] [--drain-limit N]
+//               [--ev-rate R] [--drain-limit N] [--min-closed N]
 //
 // Each end stands in for a router port: a source that sends flits of packets on the VCs in
 // MASK while it holds credits (as many per VC as a router input has: 64 on the
@@ -27,7 +27,11 @@
 // --dead-at the wire dies instead: both ends must declare the link down, nothing delivered
 // before may be wrong, and every credit must come back to its source (the dead link hands
 // back what the routers lack, so they never wait on it); "down_after" says how many
-// cycles after the death each end noticed.
+// cycles after the death each end noticed. A dead end hands on only its closer's filler
+// flits (canopy_link_closer): each into a packet it had open on a VC it closes, and every
+// such packet must end, one flit longer or shorter than its head's len says
+// ("packets_closed", "fillers", "closer_faults", "left_open"; --min-closed N: at least N
+// packets closed, so that a test of it cannot pass without a packet cut).
 // Prints one JSON object; exit status 0 only if nothing was lost, duplicated, corrupted
 // or left behind and no RTL assertion fired.
 #include <algorithm>
@@ -61,6 +65,7 @@ struct Options {
     std::string dead_dir = "both";  // --dead-at applies to: ab (A to B), ba, both
     uint64_t drain_limit = 200000;
     uint64_t warmup = 2000;
+    uint64_t min_closed = 0;  // --min-closed: a dying run must close at least this many packets
 };
 
 struct Word {
@@ -109,6 +114,17 @@ uint64_t flit_body(unsigned dir, unsigned vc, uint64_t seq) {
     return ((mix(low) & 0xFFFF) << 48) | low;
 }
 
+// The VCs a dead link end closes (canopy_link_closer's CloseMask: P2P_LO, P2P_HI,
+// COLL_DOWN) and the flits a packet's head says it has (2 header words and ceil(len / 8),
+// len in bits 48..40: here whatever the source's numbered body holds there).
+constexpr unsigned kCloseMask = 0xB;
+uint64_t head_flits(uint64_t head) { return 2 + (((head >> 40) & 0x1FF) + 7) / 8; }
+
+// What a sink has of the packet now arriving on a VC.
+struct Framing {
+    uint64_t head = 0, flits = 0;  // its first flit, flits so far (0: between packets)
+};
+
 struct Counts {
     uint64_t lost = 0, dup = 0, corrupt = 0, delivered = 0, window_delivered = 0;
 };
@@ -126,6 +142,7 @@ struct Port {
     uint64_t exp_seq[kNumVcs] = {};         // the far sink's next expected sequence number
     // sink (flits of the other direction)
     std::deque<uint64_t> buf[kNumVcs];
+    Framing framing[kNumVcs];
     unsigned drain_rr = 0;
     // slot credits this end returns (they travel to the far end)
     uint64_t ev_sent[kTrees] = {}, ev_got[kTrees] = {};
@@ -155,6 +172,7 @@ bool parse(int argc, char **argv, Options &o) {
         else if (a == "--vcs") o.vcs = static_cast<unsigned>(std::strtoul(val(), nullptr, 0));
         else if (a == "--ev-rate") o.ev_rate = std::strtod(val(), nullptr);
         else if (a == "--drain-limit") o.drain_limit = std::strtoull(val(), nullptr, 0);
+        else if (a == "--min-closed") o.min_closed = std::strtoull(val(), nullptr, 0);
         else {
             std::fprintf(stderr, "canopy-link: unknown option %s\n", a.c_str());
             return false;
@@ -220,6 +238,7 @@ int main(int argc, char **argv) {
     const bool dying = o.faults.dead_at != 0;
     int64_t down_at[2] = {-1, -1};
     uint64_t link_drops = 0, both_down_at = 0;
+    uint64_t fillers = 0, closed = 0, closer_bad = 0;  // canopy_link_closer's work, and its faults
     // The injection phase's watchdog: four times what the offered rate needs.
     const uint64_t limit_cycles = static_cast<uint64_t>(4.0 * static_cast<double>(o.flits) / std::max(o.rate, 0.01)) + 100000;
 
@@ -256,6 +275,20 @@ int main(int argc, char **argv) {
                 const bool last = e.rx_last_o != 0;
                 me.buf[vc].push_back(body);
                 if (me.buf[vc].size() > static_cast<size_t>(kVcCredits[vc])) credit_overflows++;
+                Framing &fr = me.framing[vc];
+                if (fr.flits == 0) fr.head = body;
+                fr.flits++;
+                const uint64_t pkt_flits = fr.flits;
+                if (last) fr.flits = 0;
+                if (!e.up_o) {
+                    // A dead end hands on nothing but the closer's fillers, on the VCs it
+                    // closes, into packets it had open (canopy_link_closer), and each
+                    // packet it closes comes out longer or shorter than its len says.
+                    if (body != 0 || !((kCloseMask >> vc) & 1) || pkt_flits == 1) closer_bad++;
+                    fillers++;
+                    if (last && pkt_flits == head_flits(fr.head)) closer_bad++;
+                    closed += last;
+                } else {
                 std::deque<bool> &exp_last = far.expect_last[vc];
                 uint64_t &exp = far.exp_seq[vc];
                 const uint64_t seq = body & 0xFFFFFFFFFFull;
@@ -282,6 +315,7 @@ int main(int argc, char **argv) {
                         exp_last.pop_front();
                         exp++;
                     }
+                }
                 }
             }
             // Sink: drain one flit, return its credit (to the far source, through the link).
@@ -392,8 +426,12 @@ int main(int argc, char **argv) {
         for (int v = 0; v < kNumVcs; v++) credits_back = credits_back && ports[d].credits[v] == kVcCredits[v];
     // Dying: flits and slot credits caught in the dead link are lost, as they must be; what
     // was delivered must still be exact, and both ends must have seen the death.
+    // Packets a dead end left open on a VC it closes (must be none).
+    uint64_t left_open = 0;
+    for (unsigned d = 0; d < 2; d++)
+        for (int v = 0; v < kNumVcs; v++) left_open += ((kCloseMask >> v) & 1) && ports[d].framing[v].flits != 0;
     const bool ok = dying ? both_down_at != 0 && credits_back && !assertion && dup == 0 && corrupt == 0 &&
-                                credit_overflows == 0
+                                credit_overflows == 0 && closer_bad == 0 && left_open == 0 && closed >= o.min_closed
                           : drained && !assertion && lost == 0 && dup == 0 && corrupt == 0 && left == 0 &&
                                 ev_bad == 0 && credit_overflows == 0;
     const int64_t died = static_cast<int64_t>(o.faults.dead_at) - 1;  // the first cycle the wire carried nothing
@@ -406,7 +444,8 @@ int main(int argc, char **argv) {
                 "\"duplicated_bytes\": %" PRIu64 ", \"corrupted_bytes\": %" PRIu64 ", \"flits_left\": %" PRIu64 ", "
                 "\"slot_credit_mismatches\": %" PRIu64 ", \"credit_overflows\": %" PRIu64 ", "
                 "\"drained\": %s, \"assertion\": %s, \"dead_at\": %" PRIu64 ", \"down_after\": [%" PRId64 ", %" PRId64 "], "
-                "\"link_drops\": %" PRIu64 ", \"credits_back\": %s}\n",
+                "\"link_drops\": %" PRIu64 ", \"credits_back\": %s, \"fillers\": %" PRIu64 ", "
+                "\"packets_closed\": %" PRIu64 ", \"closer_faults\": %" PRIu64 ", \"left_open\": %" PRIu64 "}\n",
                 ok ? "true" : "false", o.seed, f.ber, f.burst_rate, f.burst_len, f.drop, o.latency, cycle,
                 window, counts[0].delivered + counts[1].delivered, goodput,
                 wire_ab.faults().bits_flipped + wire_ba.faults().bits_flipped,
@@ -414,7 +453,8 @@ int main(int argc, char **argv) {
                 wire_ab.faults().words_dropped + wire_ba.faults().words_dropped, replays, timeouts, crc_errs, seq_errs, dups,
                 cred_errs, lost, dup, corrupt, left, ev_bad, credit_overflows, drained ? "true" : "false",
                 assertion ? "true" : "false", o.faults.dead_at, down_at[0] < 0 ? -1 : down_at[0] - died,
-                down_at[1] < 0 ? -1 : down_at[1] - died, link_drops, credits_back ? "true" : "false");
+                down_at[1] < 0 ? -1 : down_at[1] - died, link_drops, credits_back ? "true" : "false", fillers,
+                closed, closer_bad, left_open);
     end_a.final();
     end_b.final();
     return ok ? 0 : 1;

@@ -21,7 +21,10 @@
 // and no other byte ever written; coverage (8 outstanding, zero-length requests, 4 KiB
 // crossings, both sources) reached. Some phases answer a share of the bursts with SLVERR or
 // DECERR: each completion's done_err_o must say whether any burst of its request was, and
-// err_resp_o must pulse once per such burst.
+// err_resp_o must pulse once per such burst. About one request in 30 has one payload word
+// offered poisoned (data_poison_i, what the ejector marks in a packet a dying link cut):
+// its bytes are still written, and its completion must say done_err_o, with no
+// err_resp_o pulse for it.
 #include <algorithm>
 #include <vector>
 
@@ -47,6 +50,7 @@ struct Req {
     uint64_t aligned_end;    // end of the last beat's 8 bytes
     bool b_complete = false; // the response of its last burst has returned
     bool b_err = false;      // a burst of it was answered with SLVERR or DECERR
+    bool poisoned = false;   // one of its payload words was offered poisoned
     bool accepted = false;
 };
 
@@ -101,6 +105,9 @@ class DmaWriterTest {
             r.tag  = (i * 7919u) & 0xffffu;
             r.aligned_end = (r.addr + r.len + 7) & ~uint64_t{7};
             if (r.len == 0) zero_len_++;
+            const unsigned words = (r.len + 7) / 8;
+            const unsigned poison_at = words && rng_.chance(3) ? rng_.below(words) : words;
+            r.poisoned = poison_at < words;
             if (r.len && (r.addr >> 12) != ((r.addr + r.len - 1) >> 12)) crossings_++;
             reqs_.push_back(r);
             // The payload words, in the source's order.
@@ -112,7 +119,7 @@ class DmaWriterTest {
                                                            : static_cast<uint8_t>(rng_.next());
                     word |= uint64_t{byte} << (8 * b);
                 }
-                src_q_[r.src].push_back(word);
+                src_q_[r.src].push_back({word, w == poison_at});
             }
         }
     }
@@ -171,7 +178,8 @@ class DmaWriterTest {
         const unsigned src = tb_.data_src_o;
         const bool dv = !src_q_[src].empty() && rng_.chance(data_pct_);
         tb_.data_valid_i = dv;
-        tb_.data_i = dv ? src_q_[src].front() : rng_.next();
+        tb_.data_i = dv ? src_q_[src].front().word : rng_.next();
+        tb_.data_poison_i = dv ? src_q_[src].front().poison : rng_.chance(50);
         tb_.eval();
 
         slave_.sample();
@@ -235,10 +243,11 @@ class DmaWriterTest {
         if (!r.accepted) v_.fail("request %u completed before it was accepted", next_done_);
         if (r.len != 0 && !r.b_complete)
             v_.fail("request %u completed before the response of its last burst", next_done_);
-        if (err != r.b_err)
-            v_.fail("request %u completed with done_err %d, but %s of its bursts was answered with an error",
-                    next_done_, err, r.b_err ? "one" : "none");
-        if (err) err_done_++;
+        if (err != (r.b_err || r.poisoned))
+            v_.fail("request %u completed with done_err %d, but %s of its bursts was answered with an error"
+                    " and it was %spoisoned", next_done_, err, r.b_err ? "one" : "none", r.poisoned ? "" : "not ");
+        if (r.b_err) err_done_++;
+        if (r.poisoned) poisoned_done_++;
         next_done_++;
         v_.progress();
     }
@@ -270,6 +279,8 @@ class DmaWriterTest {
             v_.fail("coverage: %u zero-length requests, %u 4 KiB crossings", zero_len_, crossings_);
         if (err_pulses_ != err_bursts_)
             v_.fail("err_resp_o pulsed %" PRIu64 " times for %" PRIu64 " error responses", err_pulses_, err_bursts_);
+        if (poisoned_done_ < 50)
+            v_.fail("coverage: %" PRIu64 " poisoned requests completed", poisoned_done_);
         if (err_bursts_ < 20 || err_done_ < 20)
             v_.fail("coverage: %" PRIu64 " error responses, %" PRIu64 " failed completions", err_bursts_, err_done_);
     }
@@ -280,14 +291,18 @@ class DmaWriterTest {
     HostMem mem_;
     AxiWriteSlave<Vtb> slave_;
     std::vector<Req> reqs_;
-    std::deque<uint64_t> src_q_[2];
+    struct Word {
+        uint64_t word;
+        bool poison;
+    };
+    std::deque<Word> src_q_[2];
     uint64_t src_used_[2] = {0, 0};
     unsigned next_req_ = 0, next_done_ = 0, resp_req_ = 0;
     uint64_t resp_pos_ = 0;
     bool offering_ = false;
     unsigned data_pct_ = 100, req_pct_ = 100;
     unsigned zero_len_ = 0, crossings_ = 0;
-    uint64_t err_pulses_ = 0, err_bursts_ = 0, err_done_ = 0;
+    uint64_t err_pulses_ = 0, err_bursts_ = 0, err_done_ = 0, poisoned_done_ = 0;
 };
 
 }  // namespace
