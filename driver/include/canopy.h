@@ -111,6 +111,20 @@ int canopy_set_dead_links(canopy_dev *dev, const uint8_t *dead, size_t nodes);
 /* 1 if the route from node src to node dst crosses no link marked down, 0 if it does
  * (a negative status for a closed handle or a node out of range). */
 int canopy_route_up(canopy_dev *dev, int src, int dst);
+/* Learn, with every other node, which links are down, and hand the map to
+ * canopy_set_dead_links. Every node calls it (once both ends of a dead link have declared
+ * it down: about 1,000 cycles after the death, docs/link.md), each within timeout_ns of
+ * its neighbours. Each node's LINK_DOWN is flooded over the live one-hop routes (to a
+ * neighbour whose route, out and back, is only the link between the two, whose state this
+ * node's own end knows), canopy_num_nodes - 1 rounds, so every node connected to the rest
+ * ends with the same map: dead[i] bit p for node i's port p, both ends of each dead link.
+ * Its messages go into [scratch_off, scratch_off + canopy_links_gather_bytes) of every
+ * node's window (the same offset everywhere, 8-byte aligned; keep other traffic out of it
+ * until every node has returned). dead may be NULL. CANOPY_ETIMEDOUT: a live neighbour
+ * did not take part within timeout_ns; CANOPY_ENOTREG: no window; CANOPY_ERANGE: the area
+ * is not inside it. */
+int canopy_links_gather(canopy_dev *dev, uint64_t scratch_off, uint64_t timeout_ns, uint8_t *dead);
+size_t canopy_links_gather_bytes(canopy_dev *dev);
 
 /* Allocate this node's window (DMA-able, zeroed, page aligned; a window of 2 MiB or more
  * is 2 MiB aligned) and register it with the device; remote puts land in it. Once per

@@ -45,6 +45,7 @@ struct canopy_dev {
     unsigned ndims, sizes[CANOPY_MAX_DIMS], my_coords[CANOPY_MAX_DIMS];
     int node, nodes;
     uint8_t *dead_links; /* canopy_set_dead_links: per node, its ports whose link is down (NULL: none) */
+    uint32_t link_gathers; /* canopy_links_gather calls: tags its messages, so an older call's never count */
     struct canopy_dma_region wb, ej, win;
     /* Injection ring, in 64-bit words, free-running counts. */
     uint32_t inj_words, inj_tail, inj_head_seen, unrung;

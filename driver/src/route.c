@@ -55,6 +55,11 @@ int canopy_route_walk(unsigned ndims, const unsigned *sizes, int src, int dst,
     return 0;
 }
 
+int canopy_route_neighbour(const unsigned *sizes, int node, unsigned port)
+{
+    return node_step(sizes, node, port / 2, !(port & 1u));
+}
+
 /* A hop over a link marked down at either end stops the walk. */
 static int hop_dead(void *ctx, int node, unsigned port)
 {

@@ -16,6 +16,9 @@ extern "C" {
 int canopy_route_walk(unsigned ndims, const unsigned *sizes, int src, int dst,
                       int (*hop)(void *ctx, int node, unsigned port), void *ctx);
 
+/* The node one hop from node through port (2d: + in dimension d, 2d+1: -). */
+int canopy_route_neighbour(const unsigned *sizes, int node, unsigned port);
+
 #ifdef __cplusplus
 }
 #endif

@@ -27,7 +27,8 @@
  *      then every node builds tree 4 around the dead link (canopy_fm_setup_avoiding, each
  *      node its own router) and 20 allreduces on it are right on every node. Until then no
  *      point-to-point traffic (a put whose route crosses the link would be lost: the nodes
- *      meet by device time). Then every node hands the driver the dead link
+ *      meet by device time) but canopy_links_gather, by which every node learns the map
+ *      (both ends of the link, nothing else). Then every node hands the driver the dead link
  *      (canopy_set_dead_links; bad maps refused) and puts a word to every other node: the
  *      driver refuses with CANOPY_EUNREACH, at once, exactly the puts whose route out or
  *      back crosses the link (the link's own ends always among them), and gets to those
@@ -54,6 +55,7 @@ enum {
     GOOD_OFF = 4096,   /* case 3: results, 40 x 64 bytes */
     GOOD_BC_OFF = 8192,
     P2P_OFF = 12288,   /* case 4: a word from each node (64 x 8 bytes) */
+    GATHER_OFF = 13312, /* case 4: canopy_links_gather's messages (up to 2 KiB) */
     WIN_BYTES = 16384,
 };
 #define ELEMS 8
@@ -324,9 +326,25 @@ static void case4_dead_link(unsigned dnode, unsigned dport, uint64_t dcycle, uin
     sleep_until(meet + 2 * timeout_ns + 20 * US);
     check_untouched(RED_OFF, 8 * ELEMS, "case 4, the allreduce's result area");
 
-    /* The replacement, around the link (every node names it: a dead mark at either end). */
-    uint8_t dead[64] = {0};
-    dead[dnode] = (uint8_t)(1u << dport);
+    /* Every node learns the dead link from the others (canopy_links_gather): both its ends,
+     * nothing else; bad areas refused. */
+    uint8_t dead[64] = {0}, want_map[64] = {0};
+    want_map[dnode] = (uint8_t)(1u << dport);
+    want_map[peer] |= (uint8_t)(1u << (dport ^ 1u));
+    CHECK(canopy_links_gather_bytes(dev) <= WIN_BYTES - GATHER_OFF, "case 4: the gather needs %zu bytes",
+          canopy_links_gather_bytes(dev));
+    CHECK_RC(canopy_links_gather(dev, GATHER_OFF + 4, TEST_TIMEOUT_NS, dead), CANOPY_ERANGE);
+    CHECK_RC(canopy_links_gather(dev, WIN_BYTES - 8, TEST_TIMEOUT_NS, dead), CANOPY_ERANGE);
+    const uint64_t g0 = now();
+    CHECK_OK(canopy_links_gather(dev, GATHER_OFF, TEST_TIMEOUT_NS, dead));
+    const uint64_t gather_ns = now() - g0;
+    for (int j = 0; j < n; ++j)
+        CHECK(dead[j] == want_map[j], "case 4: the gathered map marks node %d's ports 0x%x, expected 0x%x", j, dead[j],
+              want_map[j]);
+    CHECK(canopy_route_up(dev, (int)dnode, peer) == 0, "case 4: the gathered map did not reach the driver");
+    CHECK_OK(canopy_set_dead_links(dev, NULL, 0)); /* p2p_around_dead hands it over again, checking refusals */
+
+    /* The replacement, around the link. */
     CHECK_OK(canopy_coll_set_timeout(dev, 0));
     rc = canopy_fm_setup_avoiding(dev, 4, 0, NULL, dead, CANOPY_FM_VIA_CSR, err, sizeof err);
     CHECK(rc == CANOPY_OK, "fm_setup_avoiding tree 4: %s: %s", canopy_strerror(rc), err);
@@ -337,8 +355,8 @@ static void case4_dead_link(unsigned dnode, unsigned dport, uint64_t dcycle, uin
     if (me == 0)
         printf("coll_fail: case 4: link %u:%u dead at cycle %" PRIu64 ": %d nodes ended with CANOPY_ETREEDOWN within "
                "%" PRIu64 " ns; 20 allreduces right on the tree rebuilt around it; node 0 refused %u of %d puts "
-               "(route over the dead link), the rest delivered\n",
-               dnode, dport, dcycle, n, timeout_ns, refused, n - 1);
+               "(route over the dead link), the rest delivered; the dead-link map gathered in %" PRIu64 " ns\n",
+               dnode, dport, dcycle, n, timeout_ns, refused, n - 1, gather_ns);
 }
 
 int main(int argc, char **argv)
