@@ -148,6 +148,16 @@ def declare():
                   "sim/canopy-run -n 9 --torus 3x3 --link-protect --dead-link 0:0:40000 "
                   "build/tests/driver/link_cut 40000",
                   ["driver-tests-build", cosim_make("3x3", protect=True)], timeout=600))
+    for cyc in (40007, 41000, 43333, 47001, 52000):  # the cut at other places of the stream
+        t.append(Test(f"stress-3x3-prot-link-cut-{cyc}",
+                      f"sim/canopy-run -n 9 --torus 3x3 --link-protect --dead-link 0:0:{cyc} "
+                      f"build/tests/driver/link_cut {cyc}",
+                      ["driver-tests-build", cosim_make("3x3", protect=True)], timeout=600, stress=True))
+    # A dead link in rings of two: the gathered map, the rebuilt tree (coll_fail case 4).
+    t.append(Test("stress-2x2x2-prot-dead-link",
+                  "sim/canopy-run -n 8 --torus 2x2x2 --link-protect --dead-link 0:2:60000 "
+                  "build/tests/driver/coll_fail --dead 0:2:60000",
+                  ["driver-tests-build", cosim_make("2x2x2", protect=True)], timeout=600, stress=True))
     # Driver level: real C programs on the co-simulation, through libcanopy.
     drv = ["driver-tests-build"]
     for torus in ("3x3", "2x2x2"):

@@ -242,8 +242,14 @@ static void allreduces_right(unsigned tree, unsigned calls, const char *what)
 }
 
 /* Case 4's point-to-point part: returns how many of this node's puts were refused. */
-static unsigned p2p_around_dead(const uint8_t *dead, unsigned dnode, int peer)
+static unsigned p2p_around_dead(const uint8_t *dead, unsigned dnode, unsigned dport, int peer)
 {
+    /* In a ring of two the ends' routes to each other may take the other link between them
+     * (the tie rule picks by the destination's parity), so only a longer ring is sure to
+     * route over the dead one. */
+    struct canopy_fm_torus t;
+    CHECK_OK(canopy_fm_torus_of(dev, &t));
+    const int on_route = t.size[dport / 2] > 2;
     uint8_t bad[64] = {0};
     CHECK_RC(canopy_set_dead_links(dev, dead, (size_t)n - 1), CANOPY_EINVAL);
     bad[0] = (uint8_t)(1u << (2 * canopy_ndims(dev))); /* a port the torus lacks */
@@ -251,7 +257,7 @@ static unsigned p2p_around_dead(const uint8_t *dead, unsigned dnode, int peer)
     CHECK(canopy_route_up(dev, 0, n - 1) == 1, "a refused map was kept");
     CHECK_OK(canopy_set_dead_links(dev, dead, (size_t)n));
     CHECK_RC(canopy_route_up(dev, 0, n), CANOPY_ERANGE);
-    CHECK(canopy_route_up(dev, (int)dnode, peer) == 0 && canopy_route_up(dev, peer, (int)dnode) == 0,
+    CHECK(!on_route || (canopy_route_up(dev, (int)dnode, peer) == 0 && canopy_route_up(dev, peer, (int)dnode) == 0),
           "the route between the dead link's ends (%u, %d) is up", dnode, peer);
     fill(P2P_OFF, 8 * (size_t)n, SENTINEL);
     CHECK_OK(canopy_barrier(dev, 4, TEST_TIMEOUT_NS));
@@ -270,7 +276,7 @@ static unsigned p2p_around_dead(const uint8_t *dead, unsigned dnode, int peer)
             ++refused;
         }
     }
-    CHECK(refused > 0 || (me != (int)dnode && me != peer), "case 4: node %d refused no put, yet it ends the dead link",
+    CHECK(refused > 0 || !on_route || (me != (int)dnode && me != peer), "case 4: node %d refused no put, yet it ends the dead link",
           me);
     CHECK_OK(canopy_quiet(dev, TEST_TIMEOUT_NS)); /* every put let through was delivered */
     CHECK_OK(canopy_barrier(dev, 4, TEST_TIMEOUT_NS));
@@ -341,7 +347,6 @@ static void case4_dead_link(unsigned dnode, unsigned dport, uint64_t dcycle, uin
     for (int j = 0; j < n; ++j)
         CHECK(dead[j] == want_map[j], "case 4: the gathered map marks node %d's ports 0x%x, expected 0x%x", j, dead[j],
               want_map[j]);
-    CHECK(canopy_route_up(dev, (int)dnode, peer) == 0, "case 4: the gathered map did not reach the driver");
     CHECK_OK(canopy_set_dead_links(dev, NULL, 0)); /* p2p_around_dead hands it over again, checking refusals */
 
     /* The replacement, around the link. */
@@ -351,7 +356,7 @@ static void case4_dead_link(unsigned dnode, unsigned dport, uint64_t dcycle, uin
     sleep_until(meet + 2 * timeout_ns + 60 * US); /* every router holds its entry by then */
     allreduces_right(4, 20, "case 4, tree 4 around the dead link");
     CHECK_OK(canopy_barrier(dev, 4, TEST_TIMEOUT_NS));
-    const unsigned refused = p2p_around_dead(dead, dnode, peer);
+    const unsigned refused = p2p_around_dead(dead, dnode, dport, peer);
     if (me == 0)
         printf("coll_fail: case 4: link %u:%u dead at cycle %" PRIu64 ": %d nodes ended with CANOPY_ETREEDOWN within "
                "%" PRIu64 " ns; 20 allreduces right on the tree rebuilt around it; node 0 refused %u of %d puts "
