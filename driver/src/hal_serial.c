@@ -143,6 +143,7 @@ static int read_answer(struct ser_priv *p, uint8_t seq, int is_read, unsigned wo
     size_t have = 0;
     const unsigned long long deadline = ms_now() + p->timeout_ms;
     unsigned long long last_byte = ms_now();
+    const unsigned bad_before = *bad; /* *bad counts over a transaction's attempts */
     for (;;) {
         /* Parse what we have: a sync byte, status, seq, data, CRC. */
         size_t i = 0;
@@ -173,11 +174,14 @@ static int read_answer(struct ser_priv *p, uint8_t seq, int is_read, unsigned wo
         if (have == sizeof buf) have = 0; /* garbage only: drop it */
         const unsigned long long now = ms_now();
         if (now >= deadline) return -1;
-        /* After a corrupted answer, a line quiet for QUIET_MS has nothing more to say:
-         * retransmit now rather than at the deadline. */
-        if (*bad && now >= last_byte + QUIET_MS) return -1;
+        /* After a corrupted answer to this attempt, a line quiet for QUIET_MS has nothing
+         * more to say: retransmit now rather than at the deadline. (Only this attempt's: a
+         * retransmission's answer may take longer than QUIET_MS to start, and counting the
+         * earlier attempts' gave up on it before it came.) */
+        const int bad_now = *bad > bad_before;
+        if (bad_now && now >= last_byte + QUIET_MS) return -1;
         struct pollfd pf = {.fd = p->fd, .events = POLLIN};
-        int r = poll(&pf, 1, (int)((*bad ? last_byte + QUIET_MS : deadline) - now));
+        int r = poll(&pf, 1, (int)((bad_now ? last_byte + QUIET_MS : deadline) - now));
         if (r < 0 && errno != EINTR) return -1;
         if (r <= 0) continue;
         ssize_t n = read(p->fd, buf + have, sizeof buf - have);
