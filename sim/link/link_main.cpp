@@ -239,6 +239,7 @@ int main(int argc, char **argv) {
     int64_t down_at[2] = {-1, -1};
     uint64_t link_drops = 0, both_down_at = 0;
     uint64_t fillers = 0, closed = 0, closer_bad = 0;  // canopy_link_closer's work, and its faults
+    uint64_t close_pulses = 0;                           // its close_o: one per packet it closed
     // The injection phase's watchdog: four times what the offered rate needs.
     const uint64_t limit_cycles = static_cast<uint64_t>(4.0 * static_cast<double>(o.flits) / std::max(o.rate, 0.01)) + 100000;
 
@@ -256,6 +257,7 @@ int main(int argc, char **argv) {
             dups += e.dup_o;
             cred_errs += e.cred_err_o;
             link_drops += e.drop_o;
+            close_pulses += e.close_o;
             if (!e.up_o && down_at[d] < 0) down_at[d] = static_cast<int64_t>(cycle);
         }
         const Word in_b = wire_ab.carry(out[0]);
@@ -431,7 +433,8 @@ int main(int argc, char **argv) {
     for (unsigned d = 0; d < 2; d++)
         for (int v = 0; v < kNumVcs; v++) left_open += ((kCloseMask >> v) & 1) && ports[d].framing[v].flits != 0;
     const bool ok = dying ? both_down_at != 0 && credits_back && !assertion && dup == 0 && corrupt == 0 &&
-                                credit_overflows == 0 && closer_bad == 0 && left_open == 0 && closed >= o.min_closed
+                                credit_overflows == 0 && closer_bad == 0 && left_open == 0 && closed >= o.min_closed &&
+                                close_pulses == closed
                           : drained && !assertion && lost == 0 && dup == 0 && corrupt == 0 && left == 0 &&
                                 ev_bad == 0 && credit_overflows == 0;
     const int64_t died = static_cast<int64_t>(o.faults.dead_at) - 1;  // the first cycle the wire carried nothing
